@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Developer commands for Throne & Phalanx (stdlib only).
+
+    python3 dev.py serve [--port N]   create/update .venv, serve notebooks/play.ipynb with Voilà
+    python3 dev.py test [PYTEST_ARGS] create/update .venv, then ruff, ruff format, mypy, pytest
+
+The virtual environment lives in .venv; it is (re)installed with `pip install -e .[test]`
+whenever pyproject.toml is newer than the stamp file .venv/.installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+VENV_BIN = VENV / "bin"
+STAMP = VENV / ".installed"
+PYPROJECT = ROOT / "pyproject.toml"
+PLAY_NOTEBOOK = "notebooks/play.ipynb"
+CHROMIUM = Path("/usr/bin/chromium")
+APT_PACKAGES = ("chromium", "fonts-noto-cjk")
+MIN_PYTHON = (3, 11)
+
+
+class StepFailed(Exception):
+    """A step of a command failed; the message says which and how."""
+
+
+def say(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+def run(cmd: Sequence[str | Path], env: dict[str, str] | None = None) -> None:
+    """Run a command in the repository root; raise StepFailed on a non-zero exit."""
+    shown = " ".join(str(part) for part in cmd)
+    say(shown)
+    code = subprocess.call([str(part) for part in cmd], cwd=ROOT, env=env)
+    if code != 0:
+        raise StepFailed(f"`{shown}` exited with status {code}")
+
+
+def venv_env() -> dict[str, str]:
+    """The environment for tools run from .venv: its bin/ first on PATH."""
+    env = dict(os.environ)
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(VENV)
+    env.pop("PYTHONHOME", None)
+    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    return env
+
+
+def ensure_venv() -> None:
+    """Create .venv if missing and install the project when pyproject.toml changed."""
+    python = VENV_BIN / "python"
+    if not python.exists():
+        if sys.version_info < MIN_PYTHON:
+            wanted = ".".join(map(str, MIN_PYTHON))
+            raise StepFailed(
+                f"Python >= {wanted} is needed to create .venv, "
+                f"but dev.py runs on {sys.version.split()[0]}"
+            )
+        run([sys.executable, "-m", "venv", VENV])
+        STAMP.unlink(missing_ok=True)
+    if (
+        STAMP.exists()
+        and STAMP.stat().st_mtime >= PYPROJECT.stat().st_mtime
+        and installed_from_here(python)
+    ):
+        return
+    env = venv_env()
+    run([python, "-m", "pip", "install", "-e", ".[test]"], env=env)
+    STAMP.write_text("installed from pyproject.toml by dev.py\n")
+
+
+def installed_from_here(python: Path) -> bool:
+    """Does .venv import throne_lib from this checkout? (An editable install made before
+    throne_lib/__init__.py existed, or from another folder, does not.)"""
+    probe = "import importlib.util as u; s = u.find_spec('throne_lib'); print(s and s.origin)"
+    result = subprocess.run(
+        [str(python), "-c", probe], cwd="/", capture_output=True, text=True, env=venv_env()
+    )
+    origin = result.stdout.strip()
+    return (
+        origin not in ("", "None") and Path(origin).resolve() == ROOT / "throne_lib" / "__init__.py"
+    )
+
+
+def has_cjk_font() -> bool:
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return False
+    result = subprocess.run([fc_list, ":lang=zh", "family"], capture_output=True, text=True)
+    return result.returncode == 0 and bool(result.stdout.strip())
+
+
+def ensure_browser() -> None:
+    """Make sure Debian's Chromium and a CJK font are there for the browser tests."""
+    missing = [
+        what
+        for what, present in ((str(CHROMIUM), CHROMIUM.exists()), ("a CJK font", has_cjk_font()))
+        if not present
+    ]
+    if not missing:
+        return
+    packages = " ".join(APT_PACKAGES)
+    if os.geteuid() != 0:
+        raise StepFailed(
+            f"The browser tests need {' and '.join(missing)}, missing here. "
+            f"Install them as root (sudo apt-get install -y {packages}) and run again; "
+            "the browser tests are never skipped."
+        )
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run(["apt-get", "update"], env=env)
+    run(["apt-get", "install", "-y", *APT_PACKAGES], env=env)
+    if not CHROMIUM.exists():
+        raise StepFailed(f"apt-get installed {packages}, yet {CHROMIUM} is still missing")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    ensure_venv()
+    voila = VENV_BIN / "voila"
+    url = f"http://127.0.0.1:{args.port}/"
+    say(f"Serving {PLAY_NOTEBOOK} on {url}  (Ctrl-C stops it)")
+    cmd = [
+        str(voila),
+        PLAY_NOTEBOOK,
+        f"--port={args.port}",
+        "--Voila.ip=127.0.0.1",
+        "--no-browser",
+    ]
+    sys.stdout.flush()
+    os.chdir(ROOT)  # voila.json at the root is read from the working directory
+    os.execve(voila, cmd, venv_env())
+    return 0  # not reached
+
+
+def pytest_status(code: int) -> None:
+    if code == 5:
+        raise StepFailed("pytest collected no tests (exit status 5): that counts as a failure")
+    if code != 0:
+        raise StepFailed(f"pytest exited with status {code}")
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    ensure_venv()
+    ensure_browser()
+    env = venv_env()
+    run([VENV_BIN / "ruff", "check", "."], env=env)
+    run([VENV_BIN / "ruff", "format", "--check", "."], env=env)
+    run([VENV_BIN / "mypy", "throne_lib"], env=env)
+    # pyproject.toml makes this one run cover tests/ (library and browser tests) and
+    # notebooks/ (each notebook executed by nbval, --nbval-lax).
+    pytest_cmd = [str(VENV_BIN / "pytest"), *args.pytest_args]
+    say(" ".join(pytest_cmd))
+    pytest_status(subprocess.call(pytest_cmd, cwd=ROOT, env=env))
+    say("All checks passed: ruff check, ruff format --check, mypy, pytest")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dev.py", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the play dashboard with Voilà")
+    serve.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
+    serve.set_defaults(func=cmd_serve)
+    test = sub.add_parser(
+        "test",
+        help="ruff check, ruff format --check, mypy, pytest (arguments after `test` go to pytest)",
+    )
+    test.set_defaults(func=cmd_test)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["test"]:
+        # Everything after `test` belongs to pytest, verbatim (-k, -x, paths, -h ...).
+        args = parser.parse_args(["test"])
+        args.pytest_args = argv[1:]
+    else:
+        args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except StepFailed as failure:
+        bar = "!" * 72
+        print(f"\n{bar}\nFAILED: {failure}\n{bar}", file=sys.stderr, flush=True)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

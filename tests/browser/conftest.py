@@ -1,0 +1,176 @@
+"""Fixtures for browser tests: Voilà servers on localhost and Debian's Chromium via Playwright.
+
+    def test_something(voila_url, page):
+        page.goto(voila_url("notebooks/play.ipynb"))
+
+`voila_url(notebook)` starts one Voilà server per notebook (per test session) on a free
+port of 127.0.0.1 and returns its URL; every server is stopped at the end of the session.
+Browser tests never skip: a missing Chromium or Playwright is a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+VENV_BIN = Path(sys.executable).parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+START_TIMEOUT_S = 60.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _answers_http(url: str) -> bool:
+    # Any HTTP answer means the server is up. Ask for a static path that 404s cheaply:
+    # a GET on "/" would start a kernel and execute the notebook.
+    try:
+        with urllib.request.urlopen(url + "voila/static/", timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
+class _VoilaServer:
+    def __init__(self, notebook: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.log_path = ARTIFACTS / f"voila-{Path(notebook).stem}-{self.port}.log"
+        self._log: IO[bytes] = self.log_path.open("wb")
+        env = dict(os.environ)
+        env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+        env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+        self.proc = subprocess.Popen(
+            [
+                str(VENV_BIN / "voila"),
+                notebook,
+                "--no-browser",
+                f"--port={self.port}",
+                "--Voila.ip=127.0.0.1",
+                # Tests want to see a cell's traceback in the page and the screenshot.
+                "--VoilaConfiguration.show_tracebacks=True",
+            ],
+            cwd=ROOT,  # voila.json at the repository root is read from here
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so its kernels stop with it
+        )
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self.stop()
+                pytest.fail(f"Voilà exited with {self.proc.returncode}:\n{self.log_tail()}")
+            if _answers_http(self.url):
+                return
+            time.sleep(0.25)
+        self.stop()
+        pytest.fail(f"Voilà did not answer on {self.url} in {START_TIMEOUT_S}s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        self._log.flush()
+        text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """SIGTERM the server's process group (Voilà and its kernels), then SIGKILL leftovers."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+
+@pytest.fixture(scope="session")
+def voila_url() -> Iterator[Callable[[str], str]]:
+    """Factory: voila_url("notebooks/play.ipynb") -> "http://127.0.0.1:PORT/"."""
+    servers: dict[str, _VoilaServer] = {}
+
+    def start(notebook: str) -> str:
+        if not (ROOT / notebook).is_file():
+            pytest.fail(f"no notebook at {ROOT / notebook}")
+        if notebook not in servers:
+            server = _VoilaServer(notebook)
+            servers[notebook] = server
+            server.wait_ready()
+        return servers[notebook].url
+
+    try:
+        yield start
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium fonts-noto-cjk")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as error:  # pragma: no cover - a broken environment
+        pytest.fail(f"playwright is not installed ({error}): pip install -e .[test]")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser context and page per test, in Chinese locale."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def artifacts_dir() -> Path:
+    """tests/artifacts/ (git-ignored): screenshots and server logs go here."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

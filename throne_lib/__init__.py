@@ -1,0 +1,25 @@
+"""Throne & Phalanx (王座与方阵): the rules of the game as a UI-free library."""
+
+from throne_lib.actions import Action, Event
+from throne_lib.board import BLUE, RED, geometry
+from throne_lib.cards import Card, CardDB, CardTableError, load_cards, parse_cards
+from throne_lib.match import IllegalAction, Match, SideSetup
+from throne_lib.rules import DEFAULT_RULES, Rules
+
+__all__ = [
+    "BLUE",
+    "DEFAULT_RULES",
+    "RED",
+    "Action",
+    "Card",
+    "CardDB",
+    "CardTableError",
+    "Event",
+    "IllegalAction",
+    "Match",
+    "Rules",
+    "SideSetup",
+    "geometry",
+    "load_cards",
+    "parse_cards",
+]
