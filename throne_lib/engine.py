@@ -676,6 +676,3 @@ class Engine:
             self.finish(0 if board[0] > board[1] else 1, "round_limit:board")
         else:
             self.finish(None, "round_limit:draw")
-
-
-PHASES = (OPEN_REPLACE, OPEN_FOUND, MAIN, CAPTAIN, OVER)

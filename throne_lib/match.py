@@ -92,6 +92,7 @@ class Match:
         self.setups = setups
         self.history: list[Action] = []
         self.setup_events: list[Event] = []
+        self.scenario = ""  # the scenario text this match was built from, if any
         self._legal: LegalActions | None = None
 
     # --- creation ---------------------------------------------------------------
@@ -236,6 +237,7 @@ class Match:
         m = Match(eng, self.seed, self.setups)
         m.history = self.history[:]
         m.setup_events = self.setup_events
+        m.scenario = self.scenario
         return m
 
     def hash(self) -> str:

@@ -108,7 +108,8 @@ class Unit:
         return new
 
     def key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in Unit.__slots__)
+        """Everything that matters to the rules (not the uid, an identity only)."""
+        return tuple(getattr(self, name) for name in Unit.__slots__[1:])
 
     @property
     def is_structure(self) -> bool:
@@ -199,6 +200,7 @@ OPEN_FOUND = "found"  # R-OPEN-3
 MAIN = "main"
 CAPTAIN = "captain"  # a pending captain offer (R-BARRACKS-9)
 OVER = "over"
+PHASES_ALL = (OPEN_REPLACE, OPEN_FOUND, MAIN, CAPTAIN, OVER)
 
 
 class State:
