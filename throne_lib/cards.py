@@ -81,7 +81,7 @@ class Card:
     tiers: tuple[str, ...] = ()
     captains: tuple[str, ...] = ()
     text: str = ""
-    row: int = 0
+    row: int = field(default=0, compare=False)  # where it stands in the file
 
     def kw(self, name: str) -> int:
         """The value of a keyword (1 for flags), 0 when absent."""

@@ -93,6 +93,7 @@ class Match:
         self.history: list[Action] = []
         self.setup_events: list[Event] = []
         self.scenario = ""  # the scenario text this match was built from, if any
+        self.swaps: list[tuple[int, CardDB]] = []  # (len(history) at the swap, new table)
         self._legal: LegalActions | None = None
 
     # --- creation ---------------------------------------------------------------
@@ -238,7 +239,36 @@ class Match:
         m.history = self.history[:]
         m.setup_events = self.setup_events
         m.scenario = self.scenario
+        m.swaps = self.swaps[:]
         return m
+
+    def swap_cards(self, db: CardDB) -> Event:
+        """Hot swap the card table in a running match.
+
+        Cards in hand, deck and graveyard take the new definitions at their next
+        use; units already on the board keep their current stats (their
+        triggers and barracks data come from the new table). Refused with a
+        ``ValueError`` naming the ids if the new table lacks a card in use.
+        The swap is recorded so that a replay reproduces the match.
+        """
+        st = self.eng.state
+        in_use = {u.card for u in st.board if u is not None}
+        for s in st.sides:
+            in_use.update(s.deck, s.hand, s.grave, s.removed, s.opening_pool, [s.general])
+            for u in st.board:
+                if u is not None:
+                    in_use.update(u.offer)
+        missing = sorted(c for c in in_use if c not in db)
+        if missing:
+            raise ValueError(f"the new card table lacks cards in use: {', '.join(missing)}")
+        old = self.eng.db
+        changed = sorted(c for c in db if c not in old or old[c] != db[c])
+        self.eng.db = db
+        self.swaps.append((len(self.history), db))
+        self._legal = None
+        return Event(
+            "cards_swap", st.round, st.turn, note=f"{db.hash} changed: {' '.join(changed)}"
+        )
 
     def hash(self) -> str:
         return self.eng.state.hash()
