@@ -102,12 +102,22 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "round": self.round, "side": self.side}
-        for k in ("actor", "cell", "target", "target_cell", "amount", "note"):
+        for k, default in _EVENT_DEFAULTS:
             v = getattr(self, k)
-            if v not in (-1, "", 0):
+            if v != default:  # cell 0 (a1) is a real cell: compare with each field's default
                 d[k] = v
         return d
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         return cls(**data)
+
+
+_EVENT_DEFAULTS: tuple[tuple[str, object], ...] = (
+    ("actor", ""),
+    ("cell", -1),
+    ("target", ""),
+    ("target_cell", -1),
+    ("amount", 0),
+    ("note", ""),
+)
