@@ -38,13 +38,15 @@ class DeckError(ValueError):
 def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
     """Every violated deck rule, never a silent trim (R-DECK-8)."""
     out: list[DeckProblem] = []
-    if setup.general not in db or db[setup.general].kind != "general":
-        return [DeckProblem("R-SETUP-1", f"{setup.general!r} is not a general")]
+    main_race: str | None = None
+    if setup.general in db and db[setup.general].kind == "general":
+        main_race = db[setup.general].race
+    else:
+        out.append(DeckProblem("R-SETUP-1", f"{setup.general!r} is not a general"))
     unknown = sorted({c for c in setup.deck if c not in db})
-    if unknown:
-        return [DeckProblem("R-DECK-1", "unknown card ids", tuple(unknown))]
-    main = db[setup.general]
-    cards = [db[c] for c in setup.deck]
+    if unknown:  # reported, and the known cards are still checked (R-DECK-8)
+        out.append(DeckProblem("R-DECK-1", "unknown card ids", tuple(unknown)))
+    cards = [db[c] for c in setup.deck if c in db]
     banned = sorted({c.id for c in cards if c.kind not in DECK_KINDS})
     if banned:
         out.append(
@@ -63,39 +65,52 @@ def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
             )
         )
     vices = [c for c in cards if c.kind == "general"]
-    normal = [c for c in cards if c.kind != "general"]
     if len(vices) > 2:
         out.append(
             DeckProblem(
                 "R-SETUP-2", f"{len(vices)} vice generals, at most 2", tuple(c.id for c in vices)
             )
         )
-    if not len(cards) >= 10 or len(normal) > 40:
+    n_normal = len(setup.deck) - len(vices)
+    if len(setup.deck) < 10 or n_normal > 40:
         out.append(
             DeckProblem(
-                "R-DECK-1", f"{len(cards)} cards ({len(normal)} normal): 10-42, at most 40 normal"
+                "R-DECK-1",
+                f"{len(setup.deck)} cards ({n_normal} normal): 10-42, at most 40 normal",
             )
         )
-    counts = Counter(c.name for c in cards)
-    over = sorted(n for n, k in counts.items() if k > 3)
+    counts = Counter(c.id for c in cards)  # names are unique in the table
+    over = sorted(c for c, k in counts.items() if k > 3)
     if over:
         out.append(DeckProblem("R-DECK-2", "more than 3 copies", tuple(over)))
     barracks = [c for c in cards if c.kind == "barracks"]
     if len(barracks) > 10:
-        out.append(DeckProblem("R-DECK-3", f"{len(barracks)} barracks cards, at most 10"))
-    foreign = sorted({c.id for c in barracks if c.race not in (main.race, "neutral")})
-    if foreign:
         out.append(
             DeckProblem(
                 "R-DECK-3",
-                f"barracks must be of the main general's race ({main.race})",
+                f"{len(barracks)} barracks cards, at most 10",
+                tuple(sorted({c.id for c in barracks})),
+            )
+        )
+    foreign = sorted({c.id for c in barracks if c.race not in (main_race, "neutral")})
+    if foreign and main_race is not None:
+        out.append(
+            DeckProblem(
+                "R-DECK-3",
+                f"barracks must be of the main general's race ({main_race})",
                 tuple(foreign),
             )
         )
     spells = [c for c in cards if c.kind == "spell"]
     if len(spells) > 16:
-        out.append(DeckProblem("R-DECK-4", f"{len(spells)} spells, at most 16"))
-    generals = Counter([main.race] + [v.race for v in vices])
+        out.append(
+            DeckProblem(
+                "R-DECK-4",
+                f"{len(spells)} spells, at most 16",
+                tuple(sorted({c.id for c in spells})),
+            )
+        )
+    generals = Counter(([main_race] if main_race else []) + [v.race for v in vices])
     by_race = Counter(c.race for c in cards if c.race != "neutral" and c.kind != "general")
     for race, n in sorted(by_race.items()):
         quota = 10 * generals.get(race, 0)
@@ -130,6 +145,9 @@ def signature_deck(db: CardDB, race_or_general: str, size: int = 30) -> SideSetu
     spells up to ``size`` cards, within R-DECK-1..5. Built deterministically from the
     table: cheaper cards first, up to 3 copies, race cards within the race quota."""
     general = _general_for(db, race_or_general)
+    stored = stored_signature_deck(db, general) if size == 30 else None
+    if stored is not None:
+        return stored
     race = db[general].race
     deck: list[str] = []
     camps = [c for c in db.of("barracks", race) if c.is_production]
@@ -166,6 +184,24 @@ def signature_deck(db: CardDB, race_or_general: str, size: int = 30) -> SideSetu
             if len(deck) < size and deck.count(card.id) < copies:
                 deck.append(card.id)
     return SideSetup(general, tuple(deck))
+
+
+DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
+
+
+def stored_signature_deck(db: CardDB, general: str) -> SideSetup | None:
+    """The hand-made signature deck ``decks/<general>.deck``, if there is one and it
+    is legal with this table (R-DECK-7); ``None`` sends the caller to the algorithm."""
+    path = DECKS_DIR / f"{general}.deck"
+    if not path.is_file():
+        return None
+    try:
+        setup = load_deck(path)
+    except ValueError:  # a malformed file: tests/test_cards_pool.py names it
+        return None
+    if setup.general != general or validate_deck(db, setup):
+        return None
+    return setup
 
 
 def parse_deck(text: str, source: str = "deck") -> SideSetup:

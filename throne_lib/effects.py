@@ -291,6 +291,55 @@ def _overload(eng: Engine, ctx: Ctx, who: str) -> None:
             eng.buff(u, 1, 2, ctx.card)
 
 
+@effect("give_taunt", "who")
+def _give_taunt(eng: Engine, ctx: Ctx, who: str) -> None:
+    """Give taunt (嘲讽, R-COMBAT-5) to the targets."""
+    for u in resolve_who(eng, ctx, who):
+        u.taunt = True
+        eng.emit("grant", u.side, actor=ctx.card, target=u.card, target_cell=u.cell, note="taunt")
+
+
+@effect("give_reborn", "who")
+def _give_reborn(eng: Engine, ctx: Ctx, who: str) -> None:
+    """Give reborn (复生): the target returns once with 1 HP when it dies."""
+    for u in resolve_who(eng, ctx, who):
+        if u.kind not in (THRONE, BARRACKS):
+            u.reborn = True
+            eng.emit(
+                "grant", u.side, actor=ctx.card, target=u.card, target_cell=u.cell, note="reborn"
+            )
+
+
+@effect("give_regen", "int", "who")
+def _give_regen(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
+    """Give regeneration N (再生): the target heals itself N at its side's turn start."""
+    for u in resolve_who(eng, ctx, who):
+        u.regen += amount
+        eng.emit(
+            "grant",
+            u.side,
+            actor=ctx.card,
+            target=u.card,
+            target_cell=u.cell,
+            amount=amount,
+            note="regen",
+        )
+
+
+@effect("exhume", "int")
+def _exhume(eng: Engine, ctx: Ctx, n: int) -> None:
+    """Return N random minion cards from your graveyard to your hand (hand limit applies)."""
+    side = eng.state.sides[ctx.side]
+    for _ in range(n):
+        minions = [c for c in side.grave if eng.db[c].kind == "minion"]
+        if not minions or len(side.hand) >= eng.rules.hand_limit:
+            return
+        card = eng.state.rng.choice(minions)
+        side.grave.remove(card)
+        side.hand.append(card)
+        eng.emit("exhume", ctx.side, actor=ctx.card, target=card)
+
+
 def run_clause(eng: Engine, ctx: Ctx, calls: Any) -> None:
     """Run a clause's calls in order, stopping if the match ended."""
     for call in calls:

@@ -320,6 +320,8 @@ class Engine:
                 return
             fallen: list[int] = []
             for u in dead:
+                if st.board[u.cell] is not u:
+                    continue  # already handled by a nested cleanup (a deathrattle's damage)
                 st.board[u.cell] = None
                 self.emit("death", u.side, actor=u.card, cell=u.cell)
                 if u.kind == THRONE:

@@ -47,8 +47,10 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         assert unit is not None
         if unit.kind == THRONE and not st.marched:
             return "R-THRONE-4", "the throne does not move before the royal march (round 15)"
-        if unit.fortified or unit.kind in (BARRACKS, "building"):
-            return "R-COMBAT-7", "fortified units, barracks and buildings do not move"
+        if unit.kind == BARRACKS:
+            return "R-BARRACKS-7", "barracks do not move"
+        if unit.fortified or unit.kind == "building":
+            return "R-COMBAT-7", "fortified units and buildings do not move"
         if not can_move(eng, unit):
             if unit.acted:
                 return "R-HERO-2", "this hero used its skill this turn"
@@ -56,8 +58,9 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         if target is not None:
             return "R-UNIT-2", f"{name(a.target)} is occupied"
         if a.target not in move_targets(eng, unit):
-            full = [r + 1 for r in range(geo.rows) if all(st.board[c] for c in geo.row_cells(r))]
-            if full and not unit.airborne:
+            lo, hi = sorted((geo.row(a.cell), geo.row(a.target)))
+            full = [r + 1 for r in range(lo + 1, hi) if all(st.board[c] for c in geo.row_cells(r))]
+            if full and not unit.airborne and geo.dist[a.cell][a.target] <= unit.move:
                 return (
                     "R-BOARD-3",
                     f"no free path: full row(s) {full} are walls, and moves are {unit.move} step(s)",
@@ -128,6 +131,8 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         if a.kind == "captain":
             if st.round < eng.rules.captain_round:
                 return "R-BARRACKS-9", f"captains come from round {eng.rules.captain_round}"
+            if not eng.captain_pool(unit):
+                return "R-BARRACKS-9", f"{eng.db[unit.card].name} has no captain pool"
             return "R-TURN-1", "no offered captain is affordable"
         card = eng.db[unit.card]
         if a.card not in card.tiers:
@@ -158,8 +163,12 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
             "R-BARRACKS-9",
             "pick one of the offered captains onto a free cell around the barracks",
         )
+    if a.kind == "replace" and st.phase == OPEN_FOUND:
+        return "R-OPEN-3", "the replacement is over: build your free barracks"
     if a.kind == "replace":
         return "R-OPEN-2", "replace up to 3 non-barracks hand cards while the deck holds barracks"
+    if a.kind == "keep" and st.phase == OPEN_FOUND:
+        return "R-OPEN-3", "the replacement is over: build your free barracks"
     if a.kind == "found":
         return "R-OPEN-3", "build each offered barracks once on an empty cell of your half"
     if legal_actions(eng):

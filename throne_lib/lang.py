@@ -49,6 +49,31 @@ KEYWORDS: dict[str, bool] = {
     "regen": True,  # heals itself N at its side's turn start
 }
 
+# What each keyword does (docs/effects.md is generated from this; a test checks
+# every keyword has an entry).
+KEYWORD_DOCS: dict[str, str] = {
+    "taunt": "嘲讽: while it stands, other units of its side in its row cannot be attacked (R-COMBAT-5)",
+    "flying": "飞行: takes off each turn start, flies over units and full rows (R-FLY-*)",
+    "cavalry": "骑兵: move 2 unless the move column says otherwise (R-UNIT-1)",
+    "shield": "圣盾: absorbs one whole damage instance (R-COMBAT-3)",
+    "pierce": "穿刺: its attack also hits the enemy unit behind the target",
+    "lifesteal": "吸血: heals itself by the damage it deals, even above max HP (R-COMBAT-6)",
+    "formation": "列阵: each turn start gives adjacent allies +1 armor (R-COMBAT-8)",
+    "fortified": "固守: cannot move, takes 1 less damage per instance (R-COMBAT-7)",
+    "reborn": "复生: returns once with 1 HP when it dies",
+    "artisan": "工匠: may build a goblin building on its own cell, consumed (R-GOBLIN-2)",
+    "aura_load": "装载光环: adjacent friendly barracks are loaded (R-BARRACKS-10)",
+    "production": "产费营: a production barracks, its soldiers are peasants (R-BARRACKS-12)",
+    "armor": "护甲 N: starts with an armor pool of N (R-COMBAT-4)",
+    "siege": "围攻 N: +N damage when it attacks a throne (R-SIEGE-2)",
+    "grow": "成长 N: +N/+N after each kill by its attack (R-RACE-2)",
+    "summons": "召唤 N: a barracks' summons per turn (R-BARRACKS-2)",
+    "peasant": "农民 N: +N mana at each of its side's turn starts (R-TURN-3)",
+    "aura_summon": "召唤光环 N: adjacent friendly barracks get +N summons per turn (R-BARRACKS-11)",
+    "heal_aura": "治疗光环 N: heals adjacent allies N at its side's turn start (R-GOBLIN-2)",
+    "regen": "再生 N: heals itself N at its side's turn start",
+}
+
 TRIGGERS: dict[str, str] = {
     "play": "when played or summoned (battlecry); a spell's effect",
     "death": "when it dies (deathrattle)",

@@ -94,6 +94,7 @@ class Match:
         self.setup_events: list[Event] = []
         self.scenario = ""  # the scenario text this match was built from, if any
         self.swaps: list[tuple[int, CardDB]] = []  # (len(history) at the swap, new table)
+        self.initial_db: CardDB = eng.db  # the table before any swap (a log's header)
         self._legal: LegalActions | None = None
 
     # --- creation ---------------------------------------------------------------
@@ -240,6 +241,7 @@ class Match:
         m.setup_events = self.setup_events
         m.scenario = self.scenario
         m.swaps = self.swaps[:]
+        m.initial_db = self.initial_db
         return m
 
     def swap_cards(self, db: CardDB) -> Event:

@@ -22,7 +22,8 @@ before the lines that name that side):
 ``phase main|replace|found|captain|over`` · ``marched yes|no`` ·
 ``pending CELL`` (the barracks of an open captain offer) ·
 ``side SIDE general=ID [mana=N] [shuffles=N] [cooldown=N] [replaced=N]
-[founded=ID,ID] [pool=ID,ID] [stats=k:v,k:v]`` ·
+[founded=ID,ID] [pool=ID,ID] [uses=NAME:N,…] [stats=k:v,k:v]`` (``uses``: card
+names used this turn, R-TURN-9) ·
 ``hand|deck|grave|removed SIDE ID ID …`` (deck: bottom first, the last is drawn next) ·
 ``unit CELL SIDE ID [throne] [attr=value] [flag] …``.
 
@@ -67,6 +68,7 @@ def load_scenario(
     ]
     header: dict[str, str] = {}
     side_opts: dict[int, dict[str, str]] = {}
+    line_of: dict[str, int] = {}  # header key or "side0"/"side1" -> its line number
     piles: list[tuple[int, str, int, list[str]]] = []
     unit_lines: list[tuple[int, list[str]]] = []
     for n, words in lines:
@@ -76,6 +78,7 @@ def load_scenario(
             if len(rest) != 1:
                 raise ScenarioError(f"{where}: '{key}' takes one value")
             header[key] = rest[0]
+            line_of[key] = n
         elif key == "side":
             if not rest:
                 raise ScenarioError(f"{where}: 'side' needs blue or red")
@@ -88,6 +91,7 @@ def load_scenario(
             if "general" not in opts:
                 raise ScenarioError(f"{where}: a side needs general=ID")
             side_opts[_side(rest[0], where)] = opts
+            line_of[f"side{_side(rest[0], where)}"] = n
         elif key in ("hand", "deck", "grave", "removed"):
             if not rest:
                 raise ScenarioError(f"{where}: '{key}' needs a side")
@@ -108,23 +112,38 @@ def load_scenario(
         try:
             return int(value)
         except ValueError:
-            raise ScenarioError(f"{name}: {key} must be a whole number, got {value!r}") from None
+            raise ScenarioError(
+                f"{name}:{line_of[key]}: {key} must be a whole number, got {value!r}"
+            ) from None
 
     sides: list[SideState] = []
     for side in (0, 1):
         opts = side_opts[side]
+        at = f"{name}:{line_of[f'side{side}']}"
         general = opts["general"]
         if general not in db or db[general].kind != "general":
-            raise ScenarioError(f"{name}: side {SIDE_NAMES[side]}: {general!r} is not a general")
+            raise ScenarioError(f"{at}: side {SIDE_NAMES[side]}: {general!r} is not a general")
         s = SideState(general, db[general].race)
+        field = "mana"
         try:
             s.mana = int(opts.get("mana", "0"))
+            field = "shuffles"
             s.shuffles = int(opts.get("shuffles", "0"))
+            field = "cooldown"
             s.skill_cooldown = int(opts.get("cooldown", "0"))
+            field = "replaced"
             s.replaced = int(opts.get("replaced", "0"))
+            field = "stats"
             s.stats = {k: int(v) for k, v in (p.split(":") for p in _list(opts.get("stats", "")))}
-        except ValueError as exc:
-            raise ScenarioError(f"{name}: side {SIDE_NAMES[side]}: {exc}") from None
+            field = "uses"
+            s.name_uses = {
+                k: int(v) for k, v in (p.split(":") for p in _list(opts.get("uses", "")))
+            }
+        except ValueError:
+            raise ScenarioError(
+                f"{at}: side {SIDE_NAMES[side]}: bad {field}={opts.get(field, '')!r} "
+                "(whole numbers; stats as key:N,key:N)"
+            ) from None
         s.founded = _list(opts.get("founded", ""))
         default_pool = tuple(
             c.id for c in db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
@@ -134,11 +153,15 @@ def load_scenario(
     state = State(rules.cells, sides, num("seed", 0))
     eng = Engine(db, rules, state)
     state.round = num("round", 1)
-    state.turn = _side(header.get("turn", "blue"), f"{name}: turn")
-    state.first = _side(header.get("first", SIDE_NAMES[state.turn]), f"{name}: first")
+    state.turn = _side(header.get("turn", "blue"), f"{name}:{line_of.get('turn', 0)}: turn")
+    state.first = _side(
+        header.get("first", SIDE_NAMES[state.turn]), f"{name}:{line_of.get('first', 0)}: first"
+    )
     state.phase = header.get("phase", "main")
     if state.phase not in PHASES_ALL:
-        raise ScenarioError(f"{name}: phase must be one of {', '.join(PHASES_ALL)}")
+        raise ScenarioError(
+            f"{name}:{line_of['phase']}: phase must be one of {', '.join(PHASES_ALL)}"
+        )
     state.marched = (
         header.get("marched", "yes" if state.round >= rules.march_round else "no") == "yes"
     )
@@ -148,19 +171,22 @@ def load_scenario(
                 raise ScenarioError(f"{name}:{n}: unknown card id {cid!r}")
         setattr(sides[side], key, list(ids))
     explicit_thrones = set()
+    unit_line: dict[int, int] = {}  # cell -> the line that put a unit there
     for n, words in unit_lines:
         u = _unit(eng, words, f"{name}:{n}")
         if state.board[u.cell] is not None:
             raise ScenarioError(f"{name}:{n}: {eng.geo.name(u.cell)} is already occupied")
         state.board[u.cell] = u
+        unit_line[u.cell] = n
         if u.kind == THRONE:
             explicit_thrones.add(u.side)
     for side in (0, 1):
-        if side not in explicit_thrones:
+        # A fallen throne is absent only once the match is over (R-THRONE-1).
+        if side not in explicit_thrones and state.phase != OVER:
             cell = eng.geo.throne_cell(side)
             if state.board[cell] is not None:
                 raise ScenarioError(
-                    f"{name}: the {SIDE_NAMES[side]} throne's cell {eng.geo.name(cell)} is taken; write its throne line"
+                    f"{name}:{unit_line[cell]}: the {SIDE_NAMES[side]} throne's cell {eng.geo.name(cell)} is taken; write its throne line"
                 )
             t = _throne(eng, side, cell)
             state.board[cell] = t
@@ -168,7 +194,7 @@ def load_scenario(
         try:
             state.pending = eng.geo.parse(header["pending"])
         except ValueError as exc:
-            raise ScenarioError(f"{name}: pending: {exc}") from None
+            raise ScenarioError(f"{name}:{line_of['pending']}: pending: {exc}") from None
     if state.phase == OVER:
         state.winner = None
     setups = (SideSetup(sides[0].general), SideSetup(sides[1].general))
@@ -289,6 +315,8 @@ def to_text(match: Match) -> str:
         )
         if s.opening_pool != default_pool:
             opts.append("pool=" + ",".join(s.opening_pool))
+        if s.name_uses:
+            opts.append("uses=" + ",".join(f"{k}:{v}" for k, v in sorted(s.name_uses.items())))
         if s.stats:
             opts.append("stats=" + ",".join(f"{k}:{v}" for k, v in sorted(s.stats.items())))
         out.append(f"side {SIDE_NAMES[side]} " + " ".join(opts))

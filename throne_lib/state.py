@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 # Unit kinds. "throne" is the main general's seat (R-THRONE-*).
@@ -102,10 +103,7 @@ class Unit:
         self.uses = 0  # building uses this turn
 
     def copy(self) -> Unit:
-        new = Unit.__new__(Unit)
-        for name in Unit.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
+        return _copy_unit(self)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that matters to the rules (not the uid, an identity only)."""
@@ -117,6 +115,19 @@ class Unit:
 
     def __repr__(self) -> str:
         return f"Unit({self.card}@{self.cell} s{self.side} {self.attack}/{self.hp})"
+
+
+def _compile_unit_copy() -> Callable[[Unit], Unit]:
+    """A shallow copy of every slot, written out once from ``Unit.__slots__`` (about 10x
+    faster than a getattr/setattr loop; the AI and the simulator copy states often)."""
+    body = "".join(f"    n.{name} = u.{name}\n" for name in Unit.__slots__)
+    namespace: dict[str, Any] = {"_new": Unit.__new__, "_Unit": Unit}
+    exec(f"def copy_unit(u):\n    n = _new(_Unit)\n{body}    return n\n", namespace)
+    fn: Callable[[Unit], Unit] = namespace["copy_unit"]
+    return fn
+
+
+_copy_unit = _compile_unit_copy()
 
 
 class SideState:
