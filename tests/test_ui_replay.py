@@ -1,0 +1,102 @@
+"""The replay viewer, driven without a browser: buttons, slider, jump to round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from throne_lib.agents import RandomAgent, play_match
+from throne_lib.cards import CardDB
+from throne_lib.decks import signature_deck
+from throne_lib.log import write_log
+from throne_lib.match import Match
+from throne_lib.ui.replay import LogBrowser, ReplayWidget, load_steps
+
+
+@pytest.fixture(scope="module")
+def log_path(tmp_path_factory: pytest.TempPathFactory, db: CardDB) -> Path:
+    m = Match.new(db, signature_deck(db, "goblin"), signature_deck(db, "undead"), seed=5)
+    play_match(m, RandomAgent(3), RandomAgent(4))
+    return write_log(m, tmp_path_factory.mktemp("replay") / "20261129-000000-seed5.jsonl")
+
+
+@pytest.fixture(scope="module")
+def widget(log_path: Path) -> ReplayWidget:
+    w = ReplayWidget(log_path, charts=False)
+    w._on_client_ready()  # as if a browser had connected
+    return w
+
+
+def test_steps_cover_setup_and_every_action(log_path: Path, widget: ReplayWidget) -> None:
+    assert widget.steps[0].index == 0
+    assert [s.index for s in widget.steps[1:]] == list(range(1, len(widget.steps)))
+    assert widget.slider.max == len(widget.steps) - 1
+    assert widget.steps[-1].match.is_over
+
+
+def test_buttons_and_slider_change_the_drawn_board(widget: ReplayWidget) -> None:
+    widget.go(0)
+    draws = widget.draws
+    widget.buttons["末 ⏭"].click()
+    assert widget.step == len(widget.steps) - 1
+    last_ops = widget.ops_for(widget.step)
+    widget.buttons["⏮ 首"].click()
+    assert widget.step == 0
+    first_ops = widget.ops_for(widget.step)
+    assert first_ops[0] != last_ops[0]  # the units layer differs between start and end
+    widget.buttons["下 ▶"].click()
+    assert widget.step == 1
+    widget.buttons["◀ 上"].click()
+    assert widget.step == 0
+    widget.slider.value = 40
+    assert widget.step == 40 and widget.draws > draws
+    assert "#40" in widget.log_html.value and "fff3c4" in widget.log_html.value
+
+
+def test_board_state_follows_the_step(widget: ReplayWidget) -> None:
+    """The renderer's input is the replayed match at that step."""
+    for i in (10, 100, len(widget.steps) - 1):
+        widget.go(i)
+        s = widget.steps[widget.step]
+        assert s.index == i
+        hp = (s.match.throne_hp(0), s.match.throne_hp(1))
+        assert f"蓝 {hp[0]} / 红 {hp[1]}" in widget.title.value
+
+
+def test_jump_to_round_lands_on_its_first_action(widget: ReplayWidget) -> None:
+    widget.jump_to_round(5)
+    s = widget.steps[widget.step]
+    assert s.round == 5
+    before = widget.steps[widget.step - 1]
+    assert before.round < 5  # nothing of round 5 comes earlier
+
+
+def test_load_steps_flashes_the_acting_cell(widget: ReplayWidget) -> None:
+    attacks = [s for s in widget.steps if s.action.startswith("attack")]
+    assert attacks
+    s = attacks[0]
+    src, dst = s.action.split()[1:3]
+    names = {s.match.geo.name(c) for c in s.flash}
+    assert {src, dst} <= names
+
+
+def test_log_browser_reports_a_corrupt_log_with_its_line(tmp_path: Path, log_path: Path) -> None:
+    lines = log_path.read_text(encoding="utf-8").splitlines()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines[:5]) + "\n{oops\n", encoding="utf-8")
+    browser = LogBrowser(folder=tmp_path)
+    browser.open_log(str(bad))
+    assert "bad.jsonl:6" in browser.error.value
+    browser.open_log(str(log_path))
+    assert browser.error.value == "" and browser.replay is not None
+
+
+def test_load_steps_checks_hashes(log_path: Path) -> None:
+    from throne_lib.log import LogError, read_log
+
+    lf = read_log(log_path)
+    rec = lf.records[3]
+    object.__setattr__(rec, "hash", "0" * 16)
+    with pytest.raises(LogError, match=":5:"):
+        load_steps(lf)
