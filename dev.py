@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Developer commands for Throne & Phalanx (stdlib only).
 
-    python3 dev.py serve [--port N]   create/update .venv, serve notebooks/play.ipynb with Voilà
+    python3 dev.py serve [--port N]   create/update .venv, serve the dashboards with Voilà
+                                      (the play dashboard: /voila/render/play.ipynb)
     python3 dev.py test [PYTEST_ARGS] create/update .venv, then ruff, ruff format, mypy, pytest
 
 The virtual environment lives in .venv; it is (re)installed with `pip install -e .[test]`
@@ -126,11 +127,13 @@ def ensure_browser() -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     ensure_venv()
     voila = VENV_BIN / "voila"
-    url = f"http://127.0.0.1:{args.port}/"
-    say(f"Serving {PLAY_NOTEBOOK} on {url}  (Ctrl-C stops it)")
+    base = f"http://127.0.0.1:{args.port}/voila/render"
+    say("Serving the dashboards of notebooks/ (Ctrl-C stops it):")
+    say(f"  play  {base}/{Path(PLAY_NOTEBOOK).name}")
+    say(f"  home  {base}/index.ipynb  (tower, cards, replay, balance)")
     cmd = [
         str(voila),
-        PLAY_NOTEBOOK,
+        "notebooks",  # tree mode, so the dashboards link to each other (爬塔, home page)
         f"--port={args.port}",
         "--Voila.ip=127.0.0.1",
         "--no-browser",

@@ -1,0 +1,199 @@
+"""A full match in a real browser: Voilà serves play.ipynb, Chromium plays by mouse.
+
+The human (blue) side plays only through the canvas and the buttons: the opening
+(keep + three barracks placed by clicks), then every turn summons by clicks, a spell
+by drag when one is castable, attacks and moves by clicks, then 结束回合. The match
+uses 快速对局 (5-round limit) and the fast tempo so it ends in reasonable time; the
+result panel must appear. The test reads what the page shows from the data-*
+attributes of the status line (the highlights, the units that can still act, the
+hand); ``data-seq`` counts the mouse releases and buttons the kernel has handled, so
+the test waits for each of its clicks to be processed.
+Screenshots: play_opening.png, play_midgame.png, play_result.png in tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from throne_lib import load_cards
+from throne_lib.ui.layout import DEFAULT_LAYOUT as L
+
+pytestmark = pytest.mark.browser
+
+RENDER_TIMEOUT_MS = 90_000
+STEP_TIMEOUT_MS = 20_000
+ERRORS = (
+    '[data-mime-type="application/vnd.jupyter.stderr"], '
+    '[data-mime-type="application/vnd.jupyter.error"]'
+)
+DB = load_cards()
+BARRACKS = ("b2", "d2", "f2")  # where the test founds its three barracks
+STATE = "const e = document.querySelector('.tp-state'); const s = e ? {...e.dataset, text: e.textContent} : null;"
+
+
+def _cell(name: str) -> int:
+    return (int(name[1:]) - 1) * 7 + (ord(name[0]) - ord("a"))
+
+
+def _row(name: str) -> int:
+    return int(name[1:])
+
+
+class Player:
+    """Mouse actions on the play canvas, synchronised on the status line's data."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def state(self) -> dict[str, str]:
+        data = self.page.evaluate(f"(() => {{ {STATE} return s; }})()")
+        assert data is not None
+        return dict(data)
+
+    def wait(self, predicate: str, timeout: int = STEP_TIMEOUT_MS) -> dict[str, str]:
+        """Wait for a JS predicate over ``s`` (the status line's dataset and text)."""
+        try:
+            self.page.wait_for_function(
+                f"(() => {{ {STATE} return s && ({predicate}); }})()", timeout=timeout
+            )
+        except PlaywrightTimeout:
+            pytest.fail(f"waited for {predicate}; the page shows {self.state()}")
+        return self.state()
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        box = self.page.locator(".tp-match canvas").first.bounding_box()  # it may move
+        assert box is not None
+        return box["x"] + x, box["y"] + y
+
+    def handled(self, action: Callable[[], None]) -> dict[str, str]:
+        """Do a mouse action and wait until the kernel has handled it."""
+        seq = int(self.state()["seq"])
+        action()
+        return self.wait(f"+s.seq > {seq}")
+
+    def click_xy(self, x: float, y: float) -> dict[str, str]:
+        return self.handled(lambda: self.page.mouse.click(*self.at(x, y)))
+
+    def click_cell(self, name: str) -> dict[str, str]:
+        return self.click_xy(*L.cell_center(_cell(name)))
+
+    def click_chip(self, i: int) -> dict[str, str]:
+        return self.click_xy(*L.chip_center(i))
+
+    def highlights(self, style: str) -> list[str]:
+        items = (item.split(":") for item in self.state()["hl"].split())
+        return [cell for cell, s in items if s == style]
+
+    def drag_card(self, index: int) -> dict[str, str]:
+        """Drag hand card ``index`` over the board; drop it on its first highlighted
+        target (read while dragging), or back on the hand when it has none."""
+        mouse = self.page.mouse
+        mouse.move(*self.at(*L.card_center(index)))
+        mouse.down()
+        mouse.move(*self.at(*L.cell_center(_cell("d3"))), steps=8)
+        self.page.wait_for_timeout(300)  # the drag start reaches the kernel
+        targets = self.highlights("target") + self.highlights("place")
+        end = L.cell_center(_cell(targets[0])) if targets else L.card_center(index)
+
+        def drop() -> None:
+            mouse.move(*self.at(*end), steps=4)
+            mouse.up()
+
+        return self.handled(drop)
+
+    def wait_my_turn_or_over(self) -> bool:
+        self.page.wait_for_function(
+            f"(() => {{ {STATE} return s && (s.phase === 'over' ||"
+            " (s.turn === '0' && s.phase === 'main')); })()",
+            timeout=180_000,
+        )
+        return self.state()["phase"] == "over"
+
+
+def play_turn(p: Player, summary: dict[str, int]) -> None:
+    """One human turn by mouse: summons, a spell by drag, attacks/moves, end turn."""
+    for cell in [c for c in p.state()["mine"].split() if c in BARRACKS][:2]:
+        s = p.click_cell(cell)
+        summon = p.highlights("summon")
+        if s["chips"].startswith("tier:") and summon:
+            s = p.click_cell(max(summon, key=_row))
+            summary["summon"] += s["text"].startswith("已执行：召唤")
+    hand = p.state()["hand"].split()
+    spells = [i for i, c in enumerate(hand) if DB[c].kind == "spell"]
+    if spells:
+        s = p.drag_card(spells[0])
+        summary["drag"] += s["text"].startswith("已执行：打出")
+    units = [c for c in p.state()["mine"].split() if c not in BARRACKS and c != "d1"]
+    for cell in units[:4]:
+        s = p.click_cell(cell)
+        if s["turn"] != "0" or s["phase"] != "main":
+            break
+        attacks, moves = p.highlights("attack"), p.highlights("move")
+        if attacks:
+            s = p.click_cell(attacks[0])
+            summary["attack"] += s["text"].startswith("已执行：攻击")
+        elif moves:
+            s = p.click_cell(max(moves, key=_row))
+            summary["move"] += s["text"].startswith("已执行：移动")
+    if p.state()["phase"] == "captain":
+        p.click_chip(len(p.state()["chips"].split()) - 1)  # 取消
+    if p.state()["phase"] == "main":
+        p.handled(lambda: p.page.locator("button.tp-end").click())
+        summary["turns"] += 1
+
+
+def test_full_match_by_mouse(
+    voila_url: Callable[[str], str], page: Page, artifacts_dir: Path
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 1150})  # the whole dashboard in view
+    page.goto(voila_url("notebooks/play.ipynb"))
+    try:
+        start = page.locator("button.tp-start")
+        expect(start.or_(page.locator(ERRORS)).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        expect(page.locator(ERRORS)).to_have_count(0)
+        page.locator(".tp-rules select").select_option(label="快速对局（5 回合）")
+        page.locator(".tp-tempo-setup button", has_text="快速").click()
+        page.locator(".tp-seed input").fill("7")
+        page.locator(".tp-seed input").press("Enter")
+        start.click()
+        canvas = page.locator(".tp-match canvas").first
+        expect(canvas).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        box = canvas.bounding_box()
+        assert box is not None  # fixed pixel size: clicks land where things are drawn
+        assert (round(box["width"]), round(box["height"])) == (L.width, L.height)
+        p = Player(page)
+        # The opening: the AI may open first; we keep our hand and found 3 barracks.
+        s = p.wait("s.turn === '0' && s.phase === 'replace'", timeout=60_000)
+        assert s["chips"] == "keep"
+        s = p.click_chip(0)
+        assert s["phase"] == "found"
+        page.screenshot(path=str(artifacts_dir / "play_opening.png"))
+        for cell in BARRACKS:
+            s = p.click_cell(cell)
+            assert s["text"].startswith("已执行：建立") or s["turn"] != "0", s
+        summary = {"summon": 0, "drag": 0, "attack": 0, "move": 0, "turns": 0}
+        while not p.wait_my_turn_or_over():
+            play_turn(p, summary)
+            if summary["turns"] == 2:
+                page.screenshot(path=str(artifacts_dir / "play_midgame.png"))
+        result = page.locator(".tp-result")
+        expect(result).to_be_visible()
+        expect(result).to_contain_text("获胜")
+        expect(page.locator(".tp-log")).to_contain_text("对局结束")
+        expect(result).to_contain_text("对局记录已保存")
+        (artifacts_dir / "play_summary.json").write_text(json.dumps(summary), encoding="utf-8")
+        assert summary["summon"] >= 2 and summary["move"] + summary["attack"] >= 1, summary
+        assert summary["turns"] >= 3, summary
+        page.screenshot(path=str(artifacts_dir / "play_result.png"))
+        page.locator("button.tp-again").click()  # 再来一局: the next seed's opening
+        p.wait("s.phase === 'replace' || s.phase === 'found'", timeout=60_000)
+        expect(result).to_be_hidden()
+    except BaseException:
+        page.screenshot(path=str(artifacts_dir / "play_result.png"))
+        raise

@@ -1,0 +1,52 @@
+"""The deck-choice panel before a match, and 再来一局 / 换将领 after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from throne_lib import CardDB
+from throne_lib.decks import deck_text, signature_deck
+from throne_lib.ui.app import PlayApp, agent_names
+
+
+def test_agents_offered_are_buildable() -> None:
+    names = agent_names()
+    assert "random" in names
+
+
+def test_start_uses_the_choices(db: CardDB) -> None:
+    app = PlayApp(db, ai_mode="manual", rules="quick")
+    app.blue.value, app.red.value, app.agent.value = "beast_king", "lich_lord", "random"
+    w = app.start(seed=11)
+    assert w is not None and app.children == (w,)
+    m = w.match
+    assert m.seed == 11 and m.rules.round_limit == 5
+    assert m.state.sides[0].general == "beast_king" and m.state.sides[1].general == "lich_lord"
+    assert "开局（共 5 回合）" in w.info.value
+    app.again()
+    assert app.match_widget is not None and app.match_widget.match.seed == 12
+    app.show_setup()
+    assert app.children == (app.setup,)
+
+
+def test_deck_file_for_blue(db: CardDB, tmp_path: Path) -> None:
+    path = tmp_path / "mine.deck"
+    path.write_text(deck_text(db, signature_deck(db, "elf")), encoding="utf-8")
+    app = PlayApp(db, ai_mode="manual")
+    app.deck_file.value = str(path)
+    w = app.start()
+    assert w is not None and w.match.state.sides[0].general == "elf_queen"
+    app.red_deck_file.value = str(path)
+    w = app.start()
+    assert w is not None and w.match.state.sides[1].general == "elf_queen"
+
+
+def test_bad_deck_file_is_reported_not_raised(db: CardDB, tmp_path: Path) -> None:
+    app = PlayApp(db, ai_mode="manual")
+    app.deck_file.value = str(tmp_path / "missing.deck")
+    assert app.start() is None
+    assert "missing.deck" in app.message.value and app.children == (app.setup,)
+    bad = tmp_path / "bad.deck"
+    bad.write_text("general: lionheart\n3 militia\n", encoding="utf-8")  # soldiers: illegal
+    app.deck_file.value = str(bad)
+    assert app.start() is None and "R-" in app.message.value

@@ -1,0 +1,86 @@
+"""Pure rendering: what would be drawn, read as ops (R-UI-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from throne_lib import Match
+from throne_lib.ui.controller import Controller
+from throne_lib.ui.layout import DEFAULT_LAYOUT as L
+from throne_lib.ui.render import HL_FILL, board_ops, overlay_ops, units_ops
+
+Scenario = Callable[..., Match]
+POS = """
+side blue general=lionheart mana=3
+side red general=beast_king
+round 3
+hand blue holy_light siege_ballista militia_camp
+unit c3 blue knight shield armor=2
+unit b2 blue militia_camp level=2 loaded
+unit c5 red wolf hp=1/3
+"""
+
+
+def texts(ops: list[tuple[object, ...]]) -> list[str]:
+    return [str(op[1]) for op in ops if op[0] == "fill_text"]
+
+
+def test_board_has_labels_and_both_halves() -> None:
+    ops = board_ops()
+    labels = texts(ops)
+    assert labels[:7] == list("abcdefg") and labels[7:] == [str(r) for r in range(1, 7)]
+    fills = {op[2] for op in ops if op[:2] == ("set", "fill_style")}
+    assert {"#dde8fb", "#fbe1de"} <= fills  # blue and red halves
+
+
+def test_units_thrones_barracks_and_markers(scenario: Scenario) -> None:
+    m = scenario(POS)
+    ops = units_ops(m, Controller(m).view())
+    t = texts(ops)
+    assert "骑士" in t and "甲2 盾" in t
+    assert "40/40" in t and t.count("王座") == 2
+    assert "Lv2 · 召2" in t and "耐久 10/10" in t and "装" in t
+    assert "狮心王" in t and "百兽之王" in t
+
+
+def test_hand_cards_cost_name_kind_and_dimmed_when_unaffordable(scenario: Scenario) -> None:
+    m = scenario(POS)
+    ops = units_ops(m, Controller(m).view())
+    t = texts(ops)
+    assert {"圣光术", "破城弩", "法术", "随从", "兵营"} <= set(t)
+    # each card starts with its alpha: the 4-mana ballista is dimmed with 3 mana
+    alphas = [op[2] for op in ops if op[:2] == ("set", "global_alpha")]
+    assert 0.42 in alphas and 1.0 in alphas
+
+
+def test_overlay_draws_highlights_in_their_colours(scenario: Scenario) -> None:
+    m = scenario(POS)
+    c = Controller(m)
+    c.click_cell(m.geo.parse("c3"))
+    ops = overlay_ops(m, c.view())
+    fills = [op[2] for op in ops if op[:2] == ("set", "fill_style")]
+    assert HL_FILL["move"] in fills and HL_FILL["attack"] not in fills
+    c.click_cell(m.geo.parse("c4"))  # move next to the wolf
+    ops = overlay_ops(m, c.view())
+    fills = [op[2] for op in ops if op[:2] == ("set", "fill_style")]
+    assert HL_FILL["attack"] in fills
+    x, y = L.cell_xy(m.geo.parse("c4"))
+    assert ("stroke_rect", x + 2, y + 2, 76, 76) in ops  # the selection frame
+
+
+def test_render_is_pure(scenario: Scenario) -> None:
+    m = scenario(POS)
+    before = m.hash()
+    view = Controller(m).view()
+    assert units_ops(m, view) == units_ops(m, view)
+    assert m.hash() == before
+
+
+def test_layout_hit_tests_round_trip() -> None:
+    for cell in range(42):
+        assert L.cell_at(*L.cell_center(cell)) == cell
+    for i in range(8):
+        assert L.hand_at(*L.card_center(i), 8) == i
+    for i in range(5):
+        assert L.chip_at(*L.chip_center(i), 5) == i
+    assert L.cell_at(2, 2) is None and L.hand_at(2, 2, 8) is None
