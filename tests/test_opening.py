@@ -166,16 +166,18 @@ def test_found_builds_3_free_barracks_each_once_R_OPEN_3(db: CardDB) -> None:
     m = found_scenario(db, "hand blue scouting\ndeck blue tide\n")
     s = m.state.sides[0]
     m.apply("found militia_camp a1")
-    assert illegal(m, "found militia_camp b1") == "R-OPEN-3"  # each barracks at most once
-    m.apply("found human_manor g3")
+    m.apply("found windmill_farm g3")  # a neutral production barracks is in the pool
     assert m.phase == "found" and m.turn == 0
-    m.apply("found windmill_farm c2")  # a neutral production barracks is in the pool
-    for cell, card in (("a1", "militia_camp"), ("g3", "human_manor"), ("c2", "windmill_farm")):
+    # at most one production camp among the free barracks (开局兵营可以免费带一座产费营)
+    assert illegal(m, "found human_manor c2") == "R-OPEN-3"
+    assert illegal(m, "found militia_camp a1") == "R-OPEN-3"  # an occupied cell
+    m.apply("found militia_camp c2")  # a military barracks may be founded twice
+    for cell, card in (("a1", "militia_camp"), ("g3", "windmill_farm"), ("c2", "militia_camp")):
         b = m.unit_at(cell)
         assert b is not None and b.card == card and b.level == 1 and b.side == 0
         assert b.hp == b.max_hp == db[card].hp and not b.from_deck  # not deck cards
     assert s.hand == ["scouting"] and s.deck == ["tide"] and s.mana == 0  # free
-    assert s.founded == ["militia_camp", "human_manor", "windmill_farm"]
+    assert s.founded == ["militia_camp", "windmill_farm", "militia_camp"]
     assert m.phase == "replace" and m.turn == 1  # the second side opens now
 
 
@@ -214,7 +216,8 @@ def test_full_opening_then_round_1_R_OPEN_3_R_TURN_12(db: CardDB) -> None:
         assert m.round == 1 and m.turn == first
         for side in (0, 1):
             mine = [u for u in m.state.units(side) if u.kind == "barracks"]
-            assert len(mine) == 3 and len({u.card for u in mine}) == 3
+            assert len(mine) == 3
+            assert sum(1 for u in mine if m.db[u.card].is_production) <= 1
             assert all(m.geo.side_of_cell(u.cell) == side for u in mine)
             assert len(m.state.sides[side].hand) == 5  # round 1 draws nothing more
         assert m.state.sides[first].mana == m.rules.base_mana

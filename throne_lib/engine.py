@@ -578,6 +578,14 @@ class Engine:
         self.state.phase = OPEN_FOUND
         self.emit("keep", self.state.turn)
 
+    def opening_choices(self, side: int) -> list[str]:
+        """Barracks this side may still found for free (R-OPEN-3): any of its pool,
+        military barracks even twice, but at most one production camp
+        (「开局兵营可以免费带一座产费营」)."""
+        s = self.state.sides[side]
+        has_camp = any(self.db[b].is_production for b in s.founded)
+        return [b for b in s.opening_pool if not (has_camp and self.db[b].is_production)]
+
     def _do_found(self, a: Action) -> None:
         st = self.state
         side = st.turn
@@ -585,7 +593,7 @@ class Engine:
         self.make_unit(self.db[a.card], side, a.target, from_deck=False)
         self.emit("found", side, actor=a.card, cell=a.target)
         s = st.sides[side]
-        if len(s.founded) < min(self.rules.opening_barracks, len(s.opening_pool)):
+        if len(s.founded) < self.rules.opening_barracks and self.opening_choices(side):
             return
         if st.turn == st.first:  # the second side now opens; then round 1 (R-TURN-12)
             st.turn = 1 - st.first

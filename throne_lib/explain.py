@@ -170,7 +170,10 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
     if a.kind == "keep" and st.phase == OPEN_FOUND:
         return "R-OPEN-3", "the replacement is over: build your free barracks"
     if a.kind == "found":
-        return "R-OPEN-3", "build each offered barracks once on an empty cell of your half"
+        return (
+            "R-OPEN-3",
+            "build each offered barracks once on an empty cell of your half, at most one production camp",
+        )
     if legal_actions(eng):
         return "R-TURN-12", "not legal in this position"
     return "R-TURN-12", "no action is legal"

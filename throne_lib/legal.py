@@ -227,6 +227,5 @@ def _replace(eng: Engine) -> list[Action]:
 def _found(eng: Engine) -> list[Action]:
     st = eng.state
     side = st.turn
-    s = st.sides[side]
     empty = [c for c in eng.geo.half(side) if st.board[c] is None]
-    return [Action("found", -1, c, b) for b in s.opening_pool if b not in s.founded for c in empty]
+    return [Action("found", -1, c, b) for b in eng.opening_choices(side) for c in empty]
