@@ -1,0 +1,103 @@
+"""The tower dashboard without a browser (R-TOWER-8, R-TOWER-1): start, map click,
+battle with 自动战斗, reward, and a resumed dashboard from the save."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from throne_lib.tower.config import DEFAULT_TOWER
+from throne_lib.tower.mapview import centre, map_ops, node_at
+from throne_lib.tower.run import Tables
+from throne_lib.tower.save import load_run
+from throne_lib.ui.tower_widget import TowerApp
+
+WEAK_FIRST = dataclasses.replace(DEFAULT_TOWER, weak_first_enemy_hp=1)
+
+
+@pytest.fixture(scope="module")
+def tables() -> Tables:
+    return Tables.load()
+
+
+def buttons(app: TowerApp, cls: str) -> list:  # type: ignore[type-arg]
+    found = []
+
+    def walk(w: object) -> None:
+        if cls in getattr(w, "_dom_classes", ()):
+            found.append(w)
+        for child in getattr(w, "children", ()):
+            walk(child)
+
+    walk(app)
+    return found
+
+
+def test_dashboard_plays_saves_and_resumes(tables: Tables, tmp_path: Path) -> None:
+    path = tmp_path / "tower.json"
+    app = TowerApp(path, tables, WEAK_FIRST, ai_mode="sync")
+    assert app.run is None and buttons(app, "tp-tower-start")
+    buttons(app, "tp-tower-start")[0].click()
+    run = app.run
+    assert run is not None and run.screen == "map" and path.exists()
+    # the map: reachable nodes ringed, a click on one goes there (R-TOWER-1)
+    assert len(buttons(app, "tp-tower-go")) == len(run.reachable())
+    target = run.reachable()[0]
+    assert ("stroke_circle", *centre(run, target), 27) in map_ops(run)
+    app.click_map(*centre(run, target))
+    assert run.screen == "battle" and app.match_widget is not None
+    assert load_run(path, tables).screen == "battle"
+    app.auto.value = True  # 自动战斗: the AI plays our side (sync in tests)
+    m = app.match_widget.match
+    assert m.is_over and m.winner == 0
+    saved = load_run(path, tables)  # saved after every action, mid-battle included
+    assert saved.battle is not None and saved.battle.match.hash() == m.hash()
+    buttons(app, "tp-tower-finish")[0].click()
+    assert run.screen == "reward" and len(buttons(app, "tp-tower-pick")) == 3
+    buttons(app, "tp-tower-pick")[0].click()
+    assert run.screen == "map" and len(run.deck) == 11
+    # a new dashboard (a reloaded page) resumes exactly where the run was (R-TOWER-8)
+    again = TowerApp(path, tables, ai_mode="sync")
+    assert again.run is not None and again.run.history == run.history
+    assert again.run.deck == run.deck and len(buttons(again, "tp-tower-go")) == len(run.reachable())
+
+
+def test_dashboard_resumes_mid_battle(tables: Tables, tmp_path: Path) -> None:
+    path = tmp_path / "tower.json"
+    app = TowerApp(path, tables, ai_mode="manual")
+    buttons(app, "tp-tower-start")[0].click()
+    assert app.run is not None
+    app.run.apply(app.run.choices()[0])
+    app.save()
+    app.show()
+    mw = app.match_widget
+    assert mw is not None
+    mw.ctrl.apply(
+        mw.match.legal_actions().of_kind("keep")[0]
+    ) if mw.match.turn == 0 else mw.ai_step()
+    again = TowerApp(path, tables, ai_mode="manual")
+    assert again.match_widget is not None
+    assert again.match_widget.match.hash() == mw.match.hash()
+
+
+def test_dashboard_reports_a_corrupt_save_and_keeps_it(tables: Tables, tmp_path: Path) -> None:
+    """R-TOWER-8: a corrupt save is reported and kept aside only on request."""
+    path = tmp_path / "tower.json"
+    path.write_text('{"format": "throne-tower-save", "schema": 7}', encoding="utf-8")
+    app = TowerApp(path, tables, ai_mode="sync")
+    assert "unknown save schema 7" in app.message.value and path.exists()
+    buttons(app, "tp-tower-quarantine")[0].click()
+    assert not path.exists() and buttons(app, "tp-tower-start")
+    assert [p.name.startswith("tower.json.corrupt-") for p in tmp_path.iterdir()] == [True]
+
+
+def test_node_at_only_hits_reachable_nodes(tables: Tables, tmp_path: Path) -> None:
+    app = TowerApp(tmp_path / "t.json", tables, ai_mode="sync")
+    app.start(3, "lionheart", ())
+    run = app.run
+    assert run is not None
+    boss = run.tmap.boss(0)
+    assert node_at(run, *centre(run, boss)) is None
+    assert node_at(run, 0, 0) is None
