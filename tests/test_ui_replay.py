@@ -38,10 +38,10 @@ def test_steps_cover_setup_and_every_action(log_path: Path, widget: ReplayWidget
 def test_buttons_and_slider_change_the_drawn_board(widget: ReplayWidget) -> None:
     widget.go(0)
     draws = widget.draws
-    widget.buttons["末 ⏭"].click()
+    widget.buttons["末 »"].click()
     assert widget.step == len(widget.steps) - 1
     last_ops = widget.ops_for(widget.step)
-    widget.buttons["⏮ 首"].click()
+    widget.buttons["« 首"].click()
     assert widget.step == 0
     first_ops = widget.ops_for(widget.step)
     assert first_ops[0] != last_ops[0]  # the units layer differs between start and end

@@ -1,9 +1,16 @@
-"""Agents: given a match, choose an action. Deterministic from their seed."""
+"""Agents: given a match, choose an action. Deterministic from their seed.
+
+``random`` (uniform over legal actions), ``standard`` (the seed's scripted AI,
+R-AI-1/R-AI-2, :mod:`throne_lib.ai.standard`) and ``search`` (determinized
+turn-level plan search with an iteration budget, :mod:`throne_lib.ai.search`);
+:func:`make_agent` builds one by name. Agents only ever choose among
+``match.legal_actions()``; the AI ones may try actions on copies of the match.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from throne_lib.actions import Action
 from throne_lib.match import Match
@@ -32,10 +39,23 @@ class RandomAgent:
         return actions[self.rng.randrange(len(actions))]
 
 
-def make_agent(name: str, seed: int = 0) -> Agent:
+AGENTS = ("random", "standard", "search")
+
+
+def make_agent(name: str, seed: int = 0, **params: Any) -> Agent:
+    """An agent by name, seeded; ``params`` go to its constructor (e.g. ``iterations=``
+    for ``search``)."""
     if name == "random":
-        return RandomAgent(seed)
-    raise ValueError(f"unknown agent {name!r}; known: random")
+        return RandomAgent(seed, **params)
+    if name == "standard":
+        from throne_lib.ai.standard import StandardAgent
+
+        return StandardAgent(seed, **params)
+    if name == "search":
+        from throne_lib.ai.search import SearchAgent
+
+        return SearchAgent(seed, **params)
+    raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
 
 
 def play_match(match: Match, blue: Agent, red: Agent, max_actions: int = 100_000) -> Match:

@@ -63,24 +63,29 @@ def _answers_http(url: str) -> bool:
 
 
 class _VoilaServer:
-    def __init__(self, notebook: str) -> None:
+    def __init__(
+        self, notebook: str, bin_dir: Path = VENV_BIN, show_tracebacks: bool = True
+    ) -> None:
+        """Serve ``notebook`` (a file, or a folder for Voilà's tree mode) with the
+        ``voila`` of ``bin_dir``; ``show_tracebacks=False`` keeps the public-demo
+        setting of voila.json."""
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.log_path = ARTIFACTS / f"voila-{Path(notebook).stem}-{self.port}.log"
+        self.log_path = ARTIFACTS / f"voila-{Path(notebook).stem or 'tree'}-{self.port}.log"
         self._log: IO[bytes] = self.log_path.open("wb")
         env = dict(os.environ)
-        env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
         env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
         self.proc = subprocess.Popen(
             [
-                str(VENV_BIN / "voila"),
+                str(bin_dir / "voila"),
                 notebook,
                 "--no-browser",
                 f"--port={self.port}",
                 "--Voila.ip=127.0.0.1",
                 # Tests want to see a cell's traceback in the page and the screenshot.
-                "--VoilaConfiguration.show_tracebacks=True",
+                f"--VoilaConfiguration.show_tracebacks={show_tracebacks}",
             ],
             cwd=ROOT,  # voila.json at the repository root is read from here
             env=env,
@@ -174,3 +179,12 @@ def artifacts_dir() -> Path:
     """tests/artifacts/ (git-ignored): screenshots and server logs go here."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def voila_server() -> type[_VoilaServer]:
+    """The server class itself, for tests that need their own settings (another
+    virtual environment's ``voila``, tree mode, the public-demo traceback setting):
+    ``server = voila_server("notebooks", bin_dir=..., show_tracebacks=False)``; call
+    ``wait_ready()`` and always ``stop()``."""
+    return _VoilaServer

@@ -16,6 +16,7 @@ import ipywidgets as W
 from throne_lib.agents import AGENTS, make_agent
 from throne_lib.cards import RACE_ZH, CardDB, load_cards
 from throne_lib.decks import load_deck, signature_deck, validate_deck
+from throne_lib.live import CardTableWatcher, TableUpdate, hot_swap
 from throne_lib.match import Match, SideSetup
 from throne_lib.rules import DEFAULT_RULES, Rules
 from throne_lib.ui.widget import MatchWidget
@@ -52,8 +53,12 @@ class PlayApp(W.VBox):
         ai_mode: str = "async",
         tempo: str = "standard",
         rules: str = "standard",
+        watcher: CardTableWatcher | None = None,
     ) -> None:
-        self.db = db if db is not None else load_cards()
+        self.watcher = watcher
+        if db is None:
+            db = watcher.db if watcher is not None else load_cards()
+        self.db = db
         self.ai_mode = ai_mode
         self.match_widget: MatchWidget | None = None
         generals = [
@@ -131,7 +136,43 @@ class PlayApp(W.VBox):
         self.setup.add_class("tp-setup")
         self.back_btn = W.Button(description="换将领/牌组")
         self.back_btn.on_click(lambda _: self.show_setup())
-        super().__init__([self.setup])
+        self.table_panel = W.HTML()  # live card table: swaps and errors (cards.csv edits)
+        self.table_panel.add_class("tp-table-panel")
+        super().__init__([*self._top(), self.setup])
+        if watcher is not None:
+            watcher.subscribe(self.on_table)
+
+    def _top(self) -> list[W.Widget]:
+        """The live-table panel, shown when the app follows cards.csv."""
+        return [self.table_panel] if self.watcher is not None else []
+
+    def on_table(self, update: TableUpdate) -> None:
+        """A new valid table: new matches use it, the running match hot-swaps it (cards in
+        hand, deck and graveyard take the new definitions; units on the board keep their
+        stats; the swap is in the log). A broken table: the last valid one stays in force
+        and every problem is listed."""
+        if update.errors:
+            items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in update.errors)
+            self.table_panel.value = (
+                "<div style='border:1px solid #e0b4b4;background:#fff6f6;color:#9f3a38;"
+                "padding:6px 10px'><b>cards.csv 有错误，仍使用上一个有效版本：</b>"
+                f"<ul style='margin:4px 0'>{items}</ul></div>"
+            )
+            return
+        if not update.changed:
+            self.table_panel.value = ""
+            return
+        self.db = update.db
+        note = f"卡牌表已更新（{update.db.hash[:8]}）"
+        widget = self.match_widget
+        if widget is not None and not widget.match.is_over:
+            try:
+                ev = hot_swap(widget.match, update.db)
+                widget.refresh()
+                note += f"：当前对局已换用新表（{html.escape(ev.note.split(' ', 1)[-1])}）"
+            except ValueError as error:
+                note += f"；当前对局继续使用旧表（{html.escape(str(error))}）"
+        self.table_panel.value = f"<div style='color:#1e8449;padding:4px 0'>{note}</div>"
 
     def setups(self) -> tuple[SideSetup, SideSetup]:
         """Each side: its deck file if given (validated, R-DECK-*), else the signature
@@ -172,7 +213,7 @@ class PlayApp(W.VBox):
         )
         widget.result_buttons.children = (*widget.result_buttons.children, self.back_btn)
         self.match_widget = widget
-        self.children = [widget]
+        self.children = [*self._top(), widget]
         return widget
 
     def again(self) -> None:
@@ -180,7 +221,7 @@ class PlayApp(W.VBox):
 
     def show_setup(self) -> None:
         self.match_widget = None
-        self.children = [self.setup]
+        self.children = [*self._top(), self.setup]
 
     def __repr__(self) -> str:
         return f"<PlayApp {self.match_widget.match if self.match_widget else 'setup'}>"

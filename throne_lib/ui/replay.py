@@ -96,12 +96,12 @@ class ReplayWidget(W.VBox):
         self.slider.observe(lambda ch: self.show(int(ch["new"])), names="value")
         b = {
             k: W.Button(description=k, layout=W.Layout(width="64px"))
-            for k in ("⏮ 首", "◀ 上", "下 ▶", "末 ⏭")
+            for k in ("« 首", "◀ 上", "下 ▶", "末 »")
         }
-        b["⏮ 首"].on_click(lambda _: self.go(0))
+        b["« 首"].on_click(lambda _: self.go(0))
         b["◀ 上"].on_click(lambda _: self.go(self.step - 1))
         b["下 ▶"].on_click(lambda _: self.go(self.step + 1))
-        b["末 ⏭"].on_click(lambda _: self.go(last))
+        b["末 »"].on_click(lambda _: self.go(last))
         self.buttons = b
         max_round = max(s.round for s in self.steps)
         self.round_box = W.BoundedIntText(
