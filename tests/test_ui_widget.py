@@ -87,6 +87,7 @@ def test_illegal_click_changes_nothing_and_names_the_rule(pos: Callable[..., Mat
     assert "R-UNIT-2" in w.status.value
 
 
+# R-UI-2: click the card, then the target.
 def test_cast_spell_by_click(pos: Callable[..., Match]) -> None:
     m = pos("hand blue holy_light\nunit c2 blue knight hp=1/4\n")
     w = widget(m)
@@ -98,6 +99,7 @@ def test_cast_spell_by_click(pos: Callable[..., Match]) -> None:
     assert m.unit_at("c2").hp == 4  # type: ignore[union-attr]
 
 
+# R-UI-2: drag the card onto a cell and release; legal targets lit while dragging.
 def test_cast_spell_by_drag_with_highlights_while_dragging(pos: Callable[..., Match]) -> None:
     m = pos("hand blue holy_light\nunit c2 blue knight hp=1/4\n")
     w = widget(m)
@@ -201,6 +203,7 @@ def test_extra_summon_when_loaded(pos: Callable[..., Match]) -> None:
     assert last(m) == "extra b2"
 
 
+# R-UI-3, R-THRONE-6: clicking the throne casts the skill; then it cools down.
 def test_throne_skill_by_click_then_cooldown(pos: Callable[..., Match]) -> None:
     m = pos("unit c2 blue knight\n")
     w = widget(m)

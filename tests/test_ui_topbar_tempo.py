@@ -1,0 +1,65 @@
+"""The play widget's top bar (R-UI-4, R-END-2) and the AI's tempo (R-AI-3)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+
+from throne_lib.agents import RandomAgent
+from throne_lib.cards import CardDB
+from throne_lib.scenario import load_scenario
+from throne_lib.ui import widget as widget_module
+from throne_lib.ui.widget import TEMPO_MS, MatchWidget
+
+RED_TO_MOVE = """
+seed 3
+round 4
+turn red
+first red
+side blue general=lionheart mana=5
+side red general=beast_king mana=5
+unit b2 blue militia_camp
+unit f5 red wolf_den
+"""
+
+
+def test_top_bar_shows_round_tempo_toggle_and_tower_entry_R_UI_4_R_END_2(db: CardDB) -> None:
+    m = load_scenario(RED_TO_MOVE.replace("turn red", "turn blue"), db)
+    w = MatchWidget(m, RandomAgent(1), ai_mode="manual")
+    assert re.search(r"第 4/40 回合 · 打满按血量结算", w.info.value)
+    assert [label for label, _ in w.tempo.options] == ["节奏：标准", "快速"]
+    assert "爬塔" in w.tower.value and "tower.ipynb" in w.tower.value
+
+
+@pytest.mark.parametrize("tempo", ["standard", "fast"])
+def test_ai_actions_wait_the_chosen_tempo_R_AI_3(
+    db: CardDB, tempo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """标准 120–150 ms per AI action, 快速 50–70 ms: every delay the AI loop draws lies
+    in the tempo's range, and the loop waits it out (asyncio.sleep, never blocking)."""
+    m = load_scenario(RED_TO_MOVE, db)
+    w = MatchWidget(m, RandomAgent(1), human=0, tempo=tempo, ai_mode="manual")
+    drawn: list[float] = []
+    real_uniform = w._rng.uniform
+
+    def uniform(a: float, b: float) -> float:
+        value = real_uniform(a, b)
+        drawn.append(value)
+        return value
+
+    slept: list[float] = []
+
+    async def fake_sleep(seconds: float, *args: Any) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr(w._rng, "uniform", uniform)
+    monkeypatch.setattr(widget_module.asyncio, "sleep", fake_sleep)
+    asyncio.run(w._ai_loop())
+    low, high = TEMPO_MS[tempo]
+    assert m.turn == 0  # the AI played its whole turn
+    assert len(drawn) >= 1 and all(low <= d <= high for d in drawn)
+    action_sleeps = slept[: len(drawn)]
+    assert all(0 <= s <= high / 1000 for s in action_sleeps)
