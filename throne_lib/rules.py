@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,23 +69,41 @@ class Rules:
         return self.draw_late if round_no >= self.draw_late_from_round else self.draw_per_turn
 
     def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["shuffle_costs"] = list(self.shuffle_costs)
-        data["extra"] = [list(p) for p in self.extra]
-        return data
+        return params_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown rule parameters: {', '.join(unknown)}")
-        kwargs = dict(data)
-        if "shuffle_costs" in kwargs:
-            kwargs["shuffle_costs"] = tuple(kwargs["shuffle_costs"])
-        if "extra" in kwargs:
-            kwargs["extra"] = tuple((str(k), int(v)) for k, v in kwargs["extra"])
-        return cls(**kwargs)
+        return params_from_dict(cls, data, "rule parameters")
+
+
+P = TypeVar("P")
+
+
+def params_to_dict(params: Any) -> dict[str, Any]:
+    """A frozen parameter dataclass as JSON-ready data (tuples become lists)."""
+    data: dict[str, Any] = _json_ready(dataclasses.asdict(params))
+    return data
+
+
+def params_from_dict(cls: type[P], data: dict[str, Any], what: str) -> P:
+    """The inverse of :func:`params_to_dict`; unknown names are an error, not ignored."""
+    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown {what}: {', '.join(unknown)}")
+    return cls(**{k: _tuplify(v) for k, v in data.items()})
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_json_ready(v) for v in value]
+    return value
+
+
+def _tuplify(value: Any) -> Any:
+    return tuple(_tuplify(v) for v in value) if isinstance(value, list) else value
 
 
 DEFAULT_RULES = Rules()

@@ -78,7 +78,11 @@ def test_binder_environment_serves_home_and_play(binder_server: str, page: Page)
     page.screenshot(path=str(ARTIFACTS / "demo_home.png"), full_page=True)
     link.click()
     page.wait_for_url("**/voila/render/play.ipynb", timeout=30_000)
+    start = page.get_by_role("button", name="开始对局")  # the deck choice comes first
+    expect(start).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    start.click()
     expect(page.locator("canvas").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    expect(page.get_by_text("打满按血量结算").first).to_be_visible()
     page.wait_for_timeout(1000)
     page.screenshot(path=str(ARTIFACTS / "demo_play_from_home.png"), full_page=True)
     assert page.locator(".tp-error").count() == 0

@@ -7,9 +7,10 @@ tuples of ``(kind, …)`` rows so the value stays hashable and JSON-friendly.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
+
+from throne_lib.rules import params_from_dict, params_to_dict
 
 
 @dataclass(frozen=True)
@@ -79,28 +80,11 @@ class TowerRules:
         return int(base + step * floor)
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = json_ready(dataclasses.asdict(self))
-        return data
+        return params_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TowerRules:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown tower rule parameters: {', '.join(unknown)}")
-        return cls(**{k: tuplify(v) for k, v in data.items()})
-
-
-def json_ready(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: json_ready(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [json_ready(v) for v in value]
-    return value
-
-
-def tuplify(value: Any) -> Any:
-    return tuple(tuplify(v) for v in value) if isinstance(value, list) else value
+        return params_from_dict(cls, data, "tower rule parameters")
 
 
 DEFAULT_TOWER = TowerRules()

@@ -22,11 +22,12 @@ A kind that breaks a rule is redrawn among the allowed ones; ``fallback``
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from throne_lib.rules import params_from_dict, params_to_dict
 
 KINDS = ("battle", "elite", "campfire", "shop", "event", "chest", "boss")  # R-TOWER-2
 KIND_ZH = {
@@ -102,25 +103,11 @@ class MapRules:
         return self.rows - 1
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in dataclasses.asdict(self).items():
-            out[k] = (
-                [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple) else v
-            )
-        return out
+        return params_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MapRules:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown map rule parameters: {', '.join(unknown)}")
-        kwargs: dict[str, Any] = {}
-        for k, v in data.items():
-            if isinstance(v, list):
-                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-            kwargs[k] = v
-        return cls(**kwargs)
+        return params_from_dict(cls, data, "map rule parameters")
 
 
 DEFAULT_MAP_RULES = MapRules()
