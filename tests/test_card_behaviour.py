@@ -73,7 +73,7 @@ def general_of(card: Card) -> str:
 
 def opened(general: str, seed: int = 3) -> Match:
     """Both sides play ``general``'s signature deck; the opening is finished by
-    keeping the hand and founding the 3 barracks on the back row."""
+    keeping the hand and founding the race's 3 barracks (each once) on the back row."""
     setup = SideSetup.signature(DB, general)
     m = Match.new(DB, setup, setup, seed=seed)
     while m.phase in ("replace", "found"):
@@ -83,8 +83,10 @@ def opened(general: str, seed: int = 3) -> Match:
             m.apply(keep[0])
             continue
         back = m.geo.back_row(m.turn)
+        side = m.state.sides[m.turn]
         found = [a for a in acts if a.kind == "found" and m.geo.row(a.target) == back]
-        m.apply(found[0])
+        fresh = [a for a in found if a.card not in side.founded and DB[a.card].race == side.race]
+        m.apply((fresh or found)[0])
     assert m.phase == "main"
     return m
 

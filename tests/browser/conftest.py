@@ -145,9 +145,13 @@ def voila_url() -> Iterator[Callable[[str], str]]:
             server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser).
+
+    Module-scoped on purpose: while Playwright's sync API is open its event loop counts
+    as running in this thread, so a session-long browser would break every later test
+    that calls ``asyncio.run`` (the library tests run after tests/browser/)."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium fonts-noto-cjk")
     try:
