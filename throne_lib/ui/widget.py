@@ -526,10 +526,11 @@ class MatchWidget(W.VBox):
                 await asyncio.sleep(max(0.0, delay - (time.perf_counter() - t0)))
                 if self._ai_to_move():
                     self.ai_step()
+            handled = self.handled
             await asyncio.sleep(0.2)
             self.flash = ()
-            if self.ctrl.my_turn:
-                self.ctrl._say("轮到你了")
+            if self.ctrl.my_turn and self.handled == handled:
+                self.ctrl._say("轮到你了")  # unless the player already acted: keep that status
             self.refresh()
         except Exception as error:  # noqa: BLE001 - show it, never kill the kernel loop
             self.ctrl._say(f"AI 出错：{error!r}", error=True)
