@@ -15,6 +15,7 @@ from throne_lib.live import CardTableWatcher
 from throne_lib.ui.cards_editor import CardsEditor, diff_html, diff_view
 from throne_lib.ui.gallery import (
     CardGallery,
+    body_text,
     card_face_ops,
     card_from_record,
     draw_card,
@@ -210,6 +211,20 @@ def test_card_face_shows_name_cost_kind_keywords_and_stats() -> None:
         xs = [float(op[2]) for op in ops if op[0] == "fill_text"]  # type: ignore[arg-type]
         ys = [float(op[3]) for op in ops if op[0] == "fill_text"]  # type: ignore[arg-type]
         assert all(10 <= x <= 10 + w for x in xs) and all(20 <= y <= 20 + h for y in ys)
+
+
+def test_hand_size_face_is_compact_and_does_not_repeat_keywords() -> None:
+    db = load_cards(DEFAULT_PATH)
+    ballista = db["siege_ballista"]  # keywords 围攻2 射程2, text 射程2；围攻2
+    assert body_text(ballista) == "" and body_text(db["holy_light"]) == db["holy_light"].text
+    small = texts(card_face_ops(ballista, 0, 0, 66, 96))
+    assert small[:3] == ["4", "随从", "破城弩"] and "围攻2 射程2" in small
+    assert "射程2；围攻2" not in small and "随从 · 人族" not in small
+    long_name = next(c for c in db.values() if len(c.name) == 6)
+    assert texts(card_face_ops(long_name, 0, 0, 66, 96))[2:4] == [
+        long_name.name[:3],
+        long_name.name[3:],
+    ]
 
 
 def test_draw_card_runs_the_ops_on_a_canvas() -> None:

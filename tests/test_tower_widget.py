@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from throne_lib.tower import nodes
 from throne_lib.tower.config import DEFAULT_TOWER
 from throne_lib.tower.mapview import centre, map_ops, node_at
 from throne_lib.tower.run import Tables
 from throne_lib.tower.save import load_run
-from throne_lib.ui.tower_widget import TowerApp
+from throne_lib.ui.card_row import DIM_ALPHA, FACE_H, FACE_W, GAP, card_xy, row_at
+from throne_lib.ui.tower_widget import SHOP_H, SHOP_W, TowerApp
 
 WEAK_FIRST = dataclasses.replace(DEFAULT_TOWER, weak_first_enemy_hp=1)
 
@@ -101,3 +103,75 @@ def test_node_at_only_hits_reachable_nodes(tables: Tables, tmp_path: Path) -> No
     boss = run.tmap.boss(0)
     assert node_at(run, *centre(run, boss)) is None
     assert node_at(run, 0, 0) is None
+
+
+# --- card faces on the reward and shop screens (the gallery's faces, R-TOWER-4) ---------
+
+
+def _reward_screen(tables: Tables, tmp_path: Path) -> TowerApp:
+    app = TowerApp(tmp_path / "t.json", tables, WEAK_FIRST, ai_mode="manual")
+    app.start(5, "lionheart", ())
+    run = app.run
+    assert run is not None
+    app.choose(f"go {run.reachable()[0].id}")
+    assert run.battle is not None
+    run.battle.play_out()  # the AI wins against the 1-HP throne
+    app.choose("finish")
+    return app
+
+
+def test_reward_cards_are_drawn_and_a_click_picks_the_card_under_it(
+    tables: Tables, tmp_path: Path
+) -> None:
+    """R-TOWER-4: the offered cards as card faces; a click on one adds it to the deck."""
+    app = _reward_screen(tables, tmp_path)
+    run, row = app.run, app.reward_row
+    assert run is not None and row is not None and run.screen == "reward"
+    offer = list(run.offer)
+    assert [c.id for c in row.cards] == offer and len(offer) == 3
+    drawn = [str(op[1]) for op in row.ops() if op[0] == "fill_text"]
+    assert all(tables.cards[c].name in drawn for c in offer)
+    assert len(buttons(app, "tp-tower-pick")) == 3  # the accessible fallback stays
+    # gaps and margins pick nothing; the middle card's centre picks the middle card
+    x, y = card_xy(1)
+    row.click(x - GAP / 2, y + 20)
+    row.click(x + 20, 2)
+    assert run.screen == "reward" and len(run.deck) == 10
+    assert row_at(x + FACE_W / 2, y + FACE_H / 2, 3) == 1
+    row.click(x + FACE_W / 2, y + FACE_H / 2)
+    assert run.screen == "map" and run.deck.count(offer[1]) > 0 and len(run.deck) == 11
+    assert run.history[-1] == f"pick {offer[1]}"
+
+
+def test_a_card_that_cannot_be_added_is_dimmed_and_ignores_clicks(
+    tables: Tables, tmp_path: Path
+) -> None:
+    app = _reward_screen(tables, tmp_path)
+    run, row = app.run, app.reward_row
+    assert run is not None and row is not None
+    row.enabled[0] = False  # as when the deck could not take it
+    assert ("set", "global_alpha", DIM_ALPHA) in row.ops()
+    x, y = card_xy(0)
+    row.click(x + 10, y + 10)
+    assert run.screen == "reward"
+
+
+def test_shop_cards_show_prices_and_a_click_buys(tables: Tables, tmp_path: Path) -> None:
+    app = TowerApp(tmp_path / "t.json", tables, ai_mode="sync")
+    app.start(5, "lionheart", ())
+    run = app.run
+    assert run is not None
+    shop = next(n for n in run.tmap if n.kind == "shop")
+    run.gold = 999
+    nodes.enter(run, shop)
+    app.show()
+    row = app.shop_row
+    assert row is not None and run.screen == "shop"
+    stock = dict(run.shop["cards"])
+    drawn = [str(op[1]) for op in row.ops() if op[0] == "fill_text"]
+    assert all(f"{p} 金" in drawn for p in stock.values())
+    first = next(iter(stock))
+    x, y = card_xy(0, SHOP_W)
+    row.click(x + SHOP_W / 2, y + SHOP_H / 2)
+    assert first in run.deck and run.gold == 999 - stock[first]
+    assert app.shop_row is not row and first not in run.shop["cards"]  # redrawn without it

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from throne_lib import Match
 from throne_lib.ui.controller import Controller
+from throne_lib.ui.gallery import card_face_ops
+from throne_lib.ui.layout import CARD_H, CARD_W
 from throne_lib.ui.layout import DEFAULT_LAYOUT as L
 from throne_lib.ui.render import HL_FILL, board_ops, overlay_ops, units_ops
 
@@ -84,3 +86,32 @@ def test_layout_hit_tests_round_trip() -> None:
     for i in range(5):
         assert L.chip_at(*L.chip_center(i), 5) == i
     assert L.cell_at(2, 2) is None and L.hand_at(2, 2, 8) is None
+
+
+def test_hand_cards_are_the_gallery_faces_at_hand_size(scenario: Scenario) -> None:
+    """The hand reuses the gallery's card face (name, cost, kind, stats) at 66×96."""
+    m = scenario(POS)
+    c = Controller(m)
+    ops = units_ops(m, c.view())
+    x, y = L.card_xy(1)  # the ballista: dimmed (4 mana, 3 available), not selected
+    face = card_face_ops(m.db["siege_ballista"], x, y, CARD_W, CARD_H)
+    start = ops.index(face[0], ops.index(("set", "global_alpha", 0.42)))
+    assert ops[start : start + len(face)] == face
+    assert m.db["siege_ballista"].name in texts(face) and "4" in texts(face)
+    t = texts(ops)
+    assert all(m.db[cid].name in t for cid in m.state.sides[0].hand)
+    # the selected card is lifted and framed in gold; the drag ghost is 85% opaque
+    c.click_hand(0)
+    ops = units_ops(m, c.view())
+    x, y = L.card_xy(0)
+    assert ("stroke_rect", x + 1, y - 6 + 1, CARD_W - 2, CARD_H - 2) in ops
+    assert ("set", "stroke_style", "#f1c40f") in ops
+
+
+def test_drag_ghost_is_the_card_face(scenario: Scenario) -> None:
+    m = scenario(POS)
+    c = Controller(m)
+    view = c.view(drag_hand=0, drag_cell=m.geo.parse("c2"))
+    ops = overlay_ops(m, view)
+    assert ("set", "global_alpha", 0.85) in ops and "圣光术" in texts(ops)
+    assert "圣光术" not in texts(units_ops(m, view))  # lifted out of the hand

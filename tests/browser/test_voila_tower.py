@@ -1,8 +1,8 @@
 """王座之塔 in a real browser (R-TOWER-8, R-TOWER-1, R-TOWER-4): Voilà serves
 tower.ipynb; Chromium starts a run, clicks a node on the map canvas, clears the
 first battle with 自动战斗 at the fast tempo (designer cheat: the first enemy's
-throne has 1 HP, ``THRONE_TOWER_WEAK_FIRST=1``), picks a card, reloads the page
-and sees the run resumed. Screenshots: tower_map.png, tower_battle.png,
+throne has 1 HP, ``THRONE_TOWER_WEAK_FIRST=1``), sees the offered cards drawn as card
+faces, picks a card, reloads the page and sees the run resumed. Screenshots: tower_map.png, tower_battle.png,
 tower_battle_resumed.png, tower_reward.png, tower_resumed.png in tests/artifacts/."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from throne_lib.tower.mapview import centre
 from throne_lib.tower.run import Run, Tables
 from throne_lib.tower.save import load_run
+from throne_lib.ui.card_row import card_xy
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +26,10 @@ SEED = 7
 # the map canvas is drawn: the pixel at (x, y) is opaque (ipycanvas draws on <canvas>)
 DRAWN = """([x, y]) => { const c = document.querySelector('.tp-tower canvas');
   if (!c) return false; const d = c.getContext('2d').getImageData(x, y, 1, 1).data;
+  return d[3] > 0; }"""
+REWARD_DRAWN = """([x, y]) => { const e = document.querySelector('.tp-tower-reward-cards');
+  const c = e && (e.tagName === 'CANVAS' ? e : e.querySelector('canvas'));
+  if (!c) return false; const d = c.getContext('2d').getImageData(x + 20, y + 20, 1, 1).data;
   return d[3] > 0; }"""
 
 
@@ -73,6 +78,8 @@ def test_tower_run_survives_a_reload(
     # the reward: 1 of 3 cards (R-TOWER-4)
     picks = page.locator(".tp-tower-pick")
     expect(picks).to_have_count(3, timeout=RENDER_TIMEOUT_MS)
+    # the offered cards are drawn as card faces on their canvas (not left blank)
+    page.wait_for_function(REWARD_DRAWN, arg=[*card_xy(1)], timeout=RENDER_TIMEOUT_MS)
     page.screenshot(path=str(artifacts_dir / "tower_reward.png"))
     picks.first.click()
     expect(page.locator(".tp-tower-go").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)

@@ -8,11 +8,14 @@ the play UI's hand, the tower's rewards and the card editor's preview reuse it.
 Layout of a face: a band in the race's colour with the name, the cost in a blue
 circle, a "kind · race" line in the kind's colour, the keywords and the card's text
 wrapped in the middle, attack / HP at the bottom (durability for barracks and
-buildings, nothing for spells).
+buildings, nothing for spells). Narrow boxes (the play hand's 66×96) get a compact
+layout of the same face: cost and kind in the band, the name big, keywords, text, stats.
+A text that only repeats the keywords is not shown twice.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -48,6 +51,8 @@ ATTACK = "#c0392b"
 HEALTH = "#27864a"
 DURABILITY = "#7f6a50"
 CARD_W, CARD_H = 132, 184  # the gallery's card size (any size works: fonts scale)
+HAND_W, HAND_H = 66, 96  # the play hand's card size (``ui/layout.py``)
+COMPACT_W = 100  # narrower boxes get the compact face
 GAP = 10
 HEADER_H = 30
 
@@ -65,6 +70,14 @@ def keywords_text(card: Card) -> str:
     if card.range > 1 and card.kind not in ("spell", "barracks"):
         words.append(f"射程{card.range}")
     return " ".join(words)
+
+
+def body_text(card: Card) -> str:
+    """The card's text, or "" when it only repeats the keyword line
+    (``"射程2；围攻2"`` under ``"围攻2 射程2"``)."""
+    words = set(keywords_text(card).split())
+    parts = [p for p in re.split(r"[；;，,、。\s]+", card.text) if p]
+    return "" if parts and set(parts) <= words else card.text
 
 
 def text_width(s: str, size: float) -> float:
@@ -126,7 +139,10 @@ def _badge(value: str, x: float, y: float, r: float, colour: str) -> list[Op]:
 def card_face_ops(
     card: Card, x: float, y: float, w: float, h: float, selected: bool = False
 ) -> list[Op]:
-    """The operations that draw ``card`` in the box (x, y, w, h)."""
+    """The operations that draw ``card`` in the box (x, y, w, h); boxes narrower than
+    ``COMPACT_W`` (the play hand's 66×96) get the compact layout of :func:`compact_face_ops`."""
+    if w < COMPACT_W:
+        return compact_face_ops(card, x, y, w, h, selected)
     band, face = RACE_COLOURS.get(card.race, UNKNOWN)
     kind_colour = KIND_COLOURS.get(card.kind, UNKNOWN[0])
     s = w / CARD_W  # scale: fonts and paddings follow the width
@@ -159,7 +175,7 @@ def card_face_ops(
     for i, part in enumerate(kws):
         ops += _text(part, x + w / 2, body_y + i * step, size, "#222222", True)
     rest = room - len(kws)
-    for i, part in enumerate(wrap(card.text, size, w - 2 * pad, rest) if rest > 0 else []):
+    for i, part in enumerate(wrap(body_text(card), size, w - 2 * pad, rest) if rest > 0 else []):
         ops += _text(part, x + w / 2, body_y + (len(kws) + i) * step, size, "#444444")
     # attack / HP
     br = 11 * s
@@ -173,6 +189,67 @@ def card_face_ops(
     ops += [
         ("set", "stroke_style", "#f1c40f" if selected else band),
         ("set", "line_width", 4 if selected else max(1.5, 2 * s)),
+        ("stroke_rect", x + 1, y + 1, w - 2, h - 2),
+    ]
+    return ops
+
+
+def _name_lines(name: str) -> list[str]:
+    """A name on one line up to 4 characters, else on two (the longer half first)."""
+    if len(name) <= 4:
+        return [name]
+    half = (len(name) + 1) // 2
+    return [name[:half], name[half:]]
+
+
+def compact_face_ops(
+    card: Card, x: float, y: float, w: float, h: float, selected: bool = False
+) -> list[Op]:
+    """The same face for a small box (the hand's 66×96): the race band holds the cost
+    and the kind, the name goes big below it, then the keywords and the card's text,
+    attack / HP at the bottom. Fonts follow the width, positions the height."""
+    band, face = RACE_COLOURS.get(card.race, UNKNOWN)
+    s, v = w / HAND_W, h / HAND_H
+
+    def at(dy: float) -> float:
+        return y + dy * v
+
+    ops: list[Op] = [("set", "text_baseline", "middle")]
+    ops += [("set", "fill_style", face), ("fill_rect", x, y, w, h)]
+    ops += [("set", "fill_style", band), ("fill_rect", x, y, w, 20 * v)]
+    r = 8.5 * min(s, v)
+    ops += _badge(str(card.cost), x + 2 + r, at(10), r, MANA)
+    kind = KIND_ZH.get(card.kind, card.kind)
+    ops += _text(kind, x + (w + 2 * r + 2) / 2, at(10.5), 10.5 * s, "#ffffff", True)
+    names = _name_lines(card.name)
+    name_size = min(13 * s, (w - 6) / max(len(n) for n in names))
+    step = 15 * v
+    top = 31 if len(names) == 1 else 29
+    for i, part in enumerate(names):
+        ops += _text(part, x + w / 2, at(top) + i * step, name_size, "#1b1b1b", True)
+    body_y = at(top) + len(names) * step - 2 * v
+    stats = _stats(card)
+    bottom = y + h - (20 * v if stats else 4 * v)
+    size = 9 * s
+    line = 10.5 * v
+    room = max(0, int((bottom - body_y) // line))
+    kws = wrap(keywords_text(card), size, w - 6, min(2, room))
+    for i, part in enumerate(kws):
+        ops += _text(
+            part, x + w / 2, body_y + i * line, size, KIND_COLOURS.get(card.kind, "#222222"), True
+        )
+    rest = room - len(kws)
+    for i, part in enumerate(wrap(body_text(card), size, w - 6, rest) if rest > 0 else []):
+        ops += _text(part, x + w / 2, body_y + (len(kws) + i) * line, size, "#444444")
+    if stats is not None:
+        atk, hp, hp_colour = stats
+        br = 9 * min(s, v)
+        if atk is not None:
+            ops += _badge(atk, x + 2 + br, y + h - 2 - br, br, ATTACK)
+        ops += _badge(hp, x + w - 2 - br, y + h - 2 - br, br, hp_colour)
+    ops += [
+        ("set", "stroke_style", "#f1c40f" if selected else band),
+        ("set", "line_width", 4 if selected else 2),
         ("stroke_rect", x + 1, y + 1, w - 2, h - 2),
     ]
     return ops

@@ -12,6 +12,7 @@ from __future__ import annotations
 from throne_lib.match import Match
 from throne_lib.state import BARRACKS, MAIN, THRONE, Unit
 from throne_lib.ui.controller import View
+from throne_lib.ui.gallery import card_face_ops
 from throne_lib.ui.layout import (
     BOARD_X,
     BOARD_Y,
@@ -50,13 +51,6 @@ HL_LINE = {
     "skill": "#b7950b",
     "ally": "#ca6f1e",
 }
-KIND_COLOURS = {  # hand card (background, border)
-    "spell": ("#f1e6f8", "#8e44ad"),
-    "minion": ("#e6f2e3", "#3d8b3d"),
-    "barracks": ("#f7ecdc", "#b9770e"),
-    "general": ("#fff5cf", "#c9a100"),
-}
-KIND_ZH = {"spell": "法术", "minion": "随从", "barracks": "兵营", "general": "副将"}
 
 
 def font(size: int, bold: bool = False) -> Op:
@@ -181,36 +175,20 @@ def unit_ops(match: Match, u: Unit, layout: Layout, can_act: bool) -> list[Op]:
     return ops
 
 
-def card_ops(match: Match, card_id: str, x: float, y: float, dim: bool, selected: bool) -> list[Op]:
-    """One hand card: kind colour, cost, name (two lines if long), kind and stats."""
-    card = match.db[card_id]
-    bg, line = KIND_COLOURS.get(card.kind, ("#eeeeee", "#777777"))
-    cx = x + CARD_W / 2
-    ops: list[Op] = [("set", "global_alpha", 0.42 if dim else 1.0)]
-    ops += [("set", "fill_style", bg), ("fill_rect", x, y, CARD_W, CARD_H)]
-    ops += [
-        ("set", "stroke_style", "#f1c40f" if selected else line),
-        ("set", "line_width", 4 if selected else 2),
-        ("stroke_rect", x + 1, y + 1, CARD_W - 2, CARD_H - 2),
-    ]
-    ops += [("set", "fill_style", "#2c7be5"), ("fill_circle", x + 13, y + 13, 10)]
-    ops += text(str(card.cost), x + 13, y + 13, 13, "#ffffff", True)
-    name = card.name
-    lines = (
-        [name]
-        if len(name) <= 4
-        else [name[:3], name[3:]]
-        if len(name) <= 6
-        else [name[:4], name[4:]]
-    )
-    for i, part in enumerate(lines):
-        ops += text(part, cx, y + 38 + i * 16, 13, "#1b1b1b", True)
-    ops += text(KIND_ZH.get(card.kind, card.kind), cx, y + 74, 11, line, True)
-    if card.kind in ("minion", "general"):
-        ops += text(f"{card.attack}/{card.hp}", cx, y + 88, 11, "#444444", True)
-    elif card.kind == "barracks":
-        ops += text(f"耐久{card.hp}", cx, y + 88, 11, "#444444")
-    ops.append(("set", "global_alpha", 1.0))
+def card_ops(
+    match: Match,
+    card_id: str,
+    x: float,
+    y: float,
+    dim: bool,
+    selected: bool,
+    alpha: float = 1.0,
+) -> list[Op]:
+    """One hand card: the gallery's card face at hand size (:func:`gallery.card_face_ops`),
+    drawn at ``alpha`` (0.42 when ``dim``: not playable now), gold-framed when selected."""
+    ops: list[Op] = [("set", "global_alpha", 0.42 if dim else alpha)]
+    ops += card_face_ops(match.db[card_id], x, y, CARD_W, CARD_H, selected)
+    ops += [("set", "global_alpha", 1.0), ("set", "text_align", "center")]
     return ops
 
 
@@ -301,8 +279,7 @@ def overlay_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> li
             hx, hy = layout.card_xy(view.drag_hand)
             gx, gy = float(hx), float(hy - 14)
         ops += [("set", "text_align", "center"), ("set", "text_baseline", "middle")]
-        ops += [("set", "global_alpha", 0.85)]
-        ops += card_ops(match, hand[view.drag_hand], gx, gy, False, True)
+        ops += card_ops(match, hand[view.drag_hand], gx, gy, False, True, alpha=0.85)
     return ops
 
 

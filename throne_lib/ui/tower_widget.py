@@ -29,10 +29,12 @@ from throne_lib.tower.map import KIND_ZH as NODE_ZH
 from throne_lib.tower.mapview import map_ops, node_at, size
 from throne_lib.tower.run import Battle, Run, Tables
 from throne_lib.tower.save import SaveError, default_save_path, load_run, quarantine, save_run
+from throne_lib.ui.card_row import CardRow
 from throne_lib.ui.widget import MatchWidget, run_ops, safe_hold
 
 AUTO_AGENT = "standard"  # plays the player's side when 自动战斗 is on
 TEMPO_S = {"standard": 0.135, "fast": 0.06}  # R-AI-3
+SHOP_W, SHOP_H = 132, 184  # the shop's cards: the gallery's size (5 in a row)
 
 
 class TowerEnemy:
@@ -91,6 +93,8 @@ class TowerApp(W.VBox):
         self.run: Run | None = None
         self.match_widget: TowerMatchWidget | None = None
         self.canvas: Canvas | None = None
+        self.reward_row: CardRow | None = None
+        self.shop_row: CardRow | None = None
         self._auto_task: asyncio.Task[None] | None = None
         self.header = W.HTML()
         self.header.add_class("tp-tower-header")
@@ -301,7 +305,22 @@ class TowerApp(W.VBox):
             b.tooltip = card.text
             buttons.append(b)
         buttons.append(_button("跳过", "tp-tower-skip", lambda: self.choose("skip")))
-        self.body.children = [W.HTML("<h3>战利品：三选一</h3>"), W.HBox(buttons)]
+        offer = list(run.offer)
+        self.reward_row = CardRow(
+            [db[c] for c in offer],
+            lambda i: self.choose(f"pick {offer[i]}"),
+            enabled=[not b.disabled for b in buttons[:-1]],
+            css_class="tp-tower-reward-cards",
+        )
+        hint = W.HTML(
+            '<span style="color:#7a6a50">点击一张卡牌把它加入牌组，或用下面的按钮。</span>'
+        )
+        self.body.children = [
+            W.HTML("<h3>战利品：三选一</h3>"),
+            hint,
+            self.reward_row.widget,
+            W.HBox(buttons),
+        ]
 
     def show_campfire(self) -> None:
         r = self.rules
@@ -330,6 +349,16 @@ class TowerApp(W.VBox):
             b = _button(label, "tp-tower-buy", lambda ch=choice: self.choose(ch))
             b.disabled = choice not in legal
             buttons.append(b)
+        cards = list(s["cards"])
+        self.shop_row = CardRow(
+            [db[c] for c in cards],
+            lambda i: self.choose(f"buy {cards[i]}"),
+            enabled=[f"buy {c}" in legal for c in cards],
+            captions=[f"{s['cards'][c]} 金" for c in cards],
+            w=SHOP_W,
+            h=SHOP_H,
+            css_class="tp-tower-shop-cards",
+        )
         removable = sorted({c[7:] for c in legal if c.startswith("remove ")})
         remove = W.Dropdown(options=[(db[c].name, c) for c in removable], description="删牌")
         rm = _button(
@@ -339,7 +368,13 @@ class TowerApp(W.VBox):
         )
         rm.disabled = not removable
         leave = _button("离开商店", "tp-tower-leave", lambda: self.choose("leave"), "primary")
-        self.body.children = [W.HTML("<h3>商店</h3>"), W.VBox(buttons), W.HBox([remove, rm]), leave]
+        self.body.children = [
+            W.HTML("<h3>商店</h3>"),
+            self.shop_row.widget,
+            W.VBox(buttons),
+            W.HBox([remove, rm]),
+            leave,
+        ]
 
     def show_event(self) -> None:
         run = self.run
