@@ -1,6 +1,6 @@
 """Public-demo settings for the dashboards: a friendly error panel instead of a
-traceback (the traceback goes to the server log), and a notice when the kernel
-connection drops.
+traceback (the traceback goes to the server log), a notice when the kernel
+connection drops, and mouse moves coalesced in the browser.
 
 Each dashboard's first cell calls :func:`install_error_panel`. Voilà's own
 ``show_tracebacks: false`` (``voila.json``) is the second line of defence.
@@ -26,9 +26,15 @@ PANEL = """
 </div>
 """
 
-# Shown by the browser itself when the kernel's websocket closes (Voilà keeps the
-# page but widgets stop answering): a fixed banner, hidden until then.
-CONNECTION_WATCH = """
+# Page helpers, run once per page by the browser (Voilà renders this output as HTML):
+# 1. a banner when the kernel is gone: every 5 s the page asks the server for its kernel
+#    (GET {baseUrl}api/kernels/{kernelId}); a failed request or a non-200 answer (the
+#    server stopped, the network dropped, the kernel was culled) shows the banner;
+# 2. mouse moves over the match canvas are coalesced before ipycanvas sends them to the
+#    kernel: moves without a pressed button are dropped (the board only needs drags), and
+#    drag moves are forwarded at most every 40 ms — a slow remote kernel (Binder) is not
+#    flooded; mouse down/up carry their own coordinates, so nothing is lost.
+PAGE_HELPERS = """
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
  与服务器的连接已断开（内核已停止或网络中断）：请刷新页面继续。
@@ -36,22 +42,39 @@ CONNECTION_WATCH = """
 </div>
 <script>
 (function () {
-  if (window.__tpConnWatch) { return; }
-  window.__tpConnWatch = true;
-  const Native = window.WebSocket;
-  function Watched(url, protocols) {
-    const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
-    if (String(url).indexOf("/channels") >= 0) {
-      ws.addEventListener("close", function () {
-        const el = document.getElementById("tp-conn");
-        if (el) { el.style.display = "block"; }
-      });
-    }
-    return ws;
+  if (window.__tpHelpers) { return; }
+  window.__tpHelpers = true;
+  let cfg = {};
+  try { cfg = JSON.parse(document.getElementById("jupyter-config-data").textContent); }
+  catch (e) { cfg = {}; }
+  const base = cfg.baseUrl || "/";
+  function lost() {
+    const el = document.getElementById("tp-conn");
+    if (el) { el.style.display = "block"; }
   }
-  Watched.prototype = Native.prototype;
-  Object.assign(Watched, Native);
-  window.WebSocket = Watched;
+  if (cfg.kernelId) {
+    const url = base + "api/kernels/" + cfg.kernelId;
+    const timer = setInterval(function () {
+      fetch(url, { redirect: "manual", cache: "no-store" })
+        .then(function (r) { if (r.status !== 200) { clearInterval(timer); lost(); } })
+        .catch(function () { clearInterval(timer); lost(); });
+    }, 5000);
+  }
+  const gate = { forwarded: 0, dropped: 0 };
+  window.__tpMoveGate = gate;
+  let last = 0;
+  document.addEventListener("mousemove", function (ev) {
+    const t = ev.target;
+    if (!(t instanceof HTMLCanvasElement) || !t.closest(".tp-match")) { return; }
+    const now = performance.now();
+    if (ev.buttons === 0 || now - last < 40) {
+      ev.stopImmediatePropagation();
+      gate.dropped += 1;
+      return;
+    }
+    last = now;
+    gate.forwarded += 1;
+  }, true);
 })();
 </script>
 """
@@ -77,7 +100,8 @@ def _handler(
 
 
 def install_error_panel() -> None:
-    """Show a friendly panel instead of a traceback for any failing cell."""
+    """Show a friendly panel instead of a traceback for any failing cell, and install
+    the page helpers (:data:`PAGE_HELPERS`)."""
     from IPython import get_ipython
     from IPython.display import HTML, display
 
@@ -85,4 +109,4 @@ def install_error_panel() -> None:
     if ip is None:
         return
     ip.set_custom_exc((Exception,), _handler)
-    display(HTML(CONNECTION_WATCH))
+    display(HTML(PAGE_HELPERS))

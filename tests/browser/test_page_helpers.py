@@ -1,0 +1,61 @@
+"""The page helpers of the public demo (throne_lib/ui/demo.py), in a real browser:
+mouse moves over the match canvas are coalesced before they reach the kernel, and a
+banner tells the visitor when the kernel connection is gone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+RENDER_TIMEOUT_MS = 120_000
+
+
+def test_hover_moves_are_dropped_and_drag_moves_throttled(
+    voila_url: Callable[[str], str], page: Page
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 1150})
+    page.goto(voila_url("notebooks/play.ipynb"))
+    start = page.locator("button.tp-start")
+    expect(start).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    start.click()
+    canvas = page.locator(".tp-match canvas").last
+    expect(canvas).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    box = canvas.bounding_box()
+    assert box is not None
+    before = page.evaluate("({...window.__tpMoveGate})")
+    x0, y0 = box["x"] + 40, box["y"] + 40
+    page.mouse.move(x0, y0)
+    page.mouse.move(x0 + 300, y0 + 300, steps=40)  # hover: nothing needs these
+    hover = page.evaluate("({...window.__tpMoveGate})")
+    assert hover["dropped"] - before["dropped"] >= 40
+    assert hover["forwarded"] == before["forwarded"]
+    page.mouse.down()
+    page.mouse.move(x0, y0, steps=60)  # a fast drag: at most one move per 40 ms goes on
+    page.mouse.up()
+    drag = page.evaluate("({...window.__tpMoveGate})")
+    sent = drag["forwarded"] - hover["forwarded"]
+    dropped = drag["dropped"] - hover["dropped"]
+    assert sent >= 1 and sent + dropped >= 60 and dropped > 0, (sent, dropped)
+
+
+def test_banner_when_the_kernel_connection_is_gone(
+    page: Page, voila_server: Any, artifacts_dir: Path
+) -> None:
+    server = voila_server("notebooks/index.ipynb", show_tracebacks=False)
+    try:
+        server.wait_ready()
+        page.goto(server.url)
+        expect(page.locator("#tp-link-play")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        banner = page.locator("#tp-conn")
+        expect(banner).to_be_hidden()
+    finally:
+        server.stop()  # the server and its kernel go away under the open page
+    expect(banner).to_be_visible(timeout=20_000)
+    expect(banner).to_contain_text("连接已断开")
+    page.screenshot(path=str(artifacts_dir / "demo_connection_lost.png"))
