@@ -25,7 +25,7 @@ by its seed and its actions).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -354,14 +354,13 @@ def _parse_header(data: dict[str, Any], path: str) -> LogHeader:
     for name in HEADER_FIELDS:
         if name not in data:
             raise err(f"missing header field {name!r}")
-    text = _field(data, "cards_csv", str, err)
-    try:
-        db = parse_cards(text, "cards.csv")
-    except CardTableError as exc:
-        raise err("the embedded card table does not load:\n" + "\n".join(exc.problems)) from None
-    cards_hash = _field(data, "cards_hash", str, err)
-    if cards_hash != db.hash:
-        raise err(f"cards_hash {cards_hash} does not match the embedded table ({db.hash})")
+    db = _embedded_table(
+        _field(data, "cards_csv", str, err),
+        _field(data, "cards_hash", str, err),
+        err,
+        "embedded",
+        "cards_hash",
+    )
     try:
         rules = Rules.from_dict(_field(data, "rules", dict, err))
         sides_raw = _field(data, "sides", list, err)
@@ -401,19 +400,31 @@ def _parse_record(data: dict[str, Any], path: str, line: int, expected_i: int) -
     )
 
 
+def _embedded_table(
+    text: str, want_hash: str, err: Callable[[str], LogError], what: str, field: str
+) -> CardDB:
+    """A card table carried by the log, loaded and checked against its recorded hash."""
+    try:
+        db = parse_cards(text, "cards.csv")
+    except CardTableError as exc:
+        raise err(f"the {what} card table does not load:\n" + "\n".join(exc.problems)) from None
+    if want_hash != db.hash:
+        raise err(f"{field} {want_hash} does not match the {what} table ({db.hash})")
+    return db
+
+
 def _parse_swap(data: dict[str, Any], path: str, line: int, after: int) -> LogSwap:
     def err(msg: str) -> LogError:
         return LogError(path, line, msg)
 
     swap = _field(data, "swap", dict, err)
-    text = _field(swap, "cards_csv", str, err)
-    try:
-        db = parse_cards(text, "cards.csv")
-    except CardTableError as exc:
-        raise err("the swapped-in card table does not load:\n" + "\n".join(exc.problems)) from None
-    want = _field(swap, "hash", str, err)
-    if want != db.hash:
-        raise err(f"swap hash {want} does not match its embedded table ({db.hash})")
+    db = _embedded_table(
+        _field(swap, "cards_csv", str, err),
+        _field(swap, "hash", str, err),
+        err,
+        "swapped-in",
+        "swap hash",
+    )
     if swap.get("after", after) != after:
         raise err(f"swap after action {swap.get('after')!r}, but it follows action {after}")
     changed = tuple(str(c) for c in swap.get("changed") or ())
