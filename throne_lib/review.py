@@ -35,6 +35,7 @@ EVENT_COLUMNS = (
     "amount",  # int
     "note",
 )
+SIDE_COLOURS = ("#2f6fd6", "#d64545")  # blue, red
 TIMELINE_COLUMNS = (
     "step",
     "round",
@@ -175,15 +176,11 @@ def plot_review(log: LogFile | str | Path, top: int = 10) -> Figure:
     fig = Figure(figsize=(11, 6.5), layout="constrained")
     axes = fig.subplots(2, 2)
     _set_cjk_font()
-    ax = axes[0][0]
-    per_round = tl.groupby("round")[["hp_blue", "hp_red"]].last()
-    ax.plot(per_round.index, per_round["hp_blue"], color="#2f6fd6", label="蓝方王座")
-    ax.plot(per_round.index, per_round["hp_red"], color="#d64545", label="红方王座")
-    ax.set_title("王座生命 / throne HP")
-    ax.set_xlabel("回合 round")
-    ax.legend()
+    _per_round(
+        axes[0][0], tl, ("hp_blue", "hp_red"), ("蓝方王座", "红方王座"), "王座生命 / throne HP"
+    )
     ax = axes[0][1]
-    for side, color in (("blue", "#2f6fd6"), ("red", "#d64545")):
+    for side, color in zip(SIDE_NAMES, SIDE_COLOURS, strict=True):
         part = tl[tl["side"] == side]
         ax.plot(
             part["round"], part["mana_available"], color=color, linestyle="--", label=f"{side} 可用"
@@ -192,18 +189,30 @@ def plot_review(log: LogFile | str | Path, top: int = 10) -> Figure:
     ax.set_title("法力：花费 vs 可用 / mana spent vs available")
     ax.set_xlabel("回合 round")
     ax.legend(fontsize=8)
-    ax = axes[1][0]
-    per_round_units = tl.groupby("round")[["units_blue", "units_red"]].last()
-    ax.plot(per_round_units.index, per_round_units["units_blue"], color="#2f6fd6", label="蓝方")
-    ax.plot(per_round_units.index, per_round_units["units_red"], color="#d64545", label="红方")
-    ax.set_title("场上单位 / units on the board")
-    ax.set_xlabel("回合 round")
-    ax.legend()
+    _per_round(
+        axes[1][0],
+        tl,
+        ("units_blue", "units_red"),
+        ("蓝方", "红方"),
+        "场上单位 / units on the board",
+    )
     ax = axes[1][1]
     dmg = damage_by_card(ev).head(top)
     ax.barh(list(dmg.index)[::-1], list(dmg.values)[::-1], color="#8a6d3b")
     ax.set_title("伤害来源 / damage by card")
     return fig
+
+
+def _per_round(
+    ax: Any, tl: pd.DataFrame, cols: tuple[str, str], labels: tuple[str, str], title: str
+) -> None:
+    """One line per side of a timeline pair, the last value of each round."""
+    per_round = tl.groupby("round")[list(cols)].last()
+    for col, label, color in zip(cols, labels, SIDE_COLOURS, strict=True):
+        ax.plot(per_round.index, per_round[col], color=color, label=label)
+    ax.set_title(title)
+    ax.set_xlabel("回合 round")
+    ax.legend()
 
 
 def _set_cjk_font() -> None:
