@@ -1,0 +1,94 @@
+"""The protocol every game of the kit implements (OpenSpiel / boardgame.io style).
+
+A *match* is one game in progress, for N seats numbered 0..N-1 (a two-player game is
+N = 2). The kit's agents, logs, simulator, analytics and UI shell speak only this
+protocol; they never import a game.
+
+- ``legal_actions()`` is the one source of legality: it enumerates every legal action
+  (targets included). The UI highlights from it, the AI picks from it, tests count it.
+- ``apply(action)`` carries out a legal action and returns its events; for anything else
+  it raises :class:`IllegalAction` naming the rule and leaves the match unchanged.
+- ``observation(seat)`` is what that seat may see. Agents and the UI of a seat read only
+  this; a perfect-information game returns the whole state. ``resample(seat, rng)`` is the
+  game's determinization: a copy of the match in which everything hidden from ``seat`` is
+  redrawn (consistently with what ``seat`` has seen) from ``rng`` — what a search agent
+  plays out instead of the true hidden state.
+- The match owns its RNG (``random.Random(seed)``) and copies it with the state, so the
+  same (card table, setup, seed, actions) replays to the same states and hashes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Self, runtime_checkable
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``rule`` is the rulebook ID it breaks."""
+
+    def __init__(self, action: str, rule: str, reason: str) -> None:
+        self.action = action
+        self.rule = rule
+        self.reason = reason
+        super().__init__(f"illegal action {action!r}: {reason} ({rule})")
+
+
+@runtime_checkable
+class ActionLike(Protocol):
+    """A game's action: a small frozen (hashable) value with a text and a dict form."""
+
+    def text(self) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class EventLike(Protocol):
+    """Something that happened; logs store ``to_dict()``, the 战报 reads the game's text."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class GameMatch(Protocol):
+    """One match of any game of the kit."""
+
+    @property
+    def num_seats(self) -> int: ...
+
+    @property
+    def current_seat(self) -> int:
+        """The seat to act; meaningless once ``is_over``."""
+        ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def legal_actions(self) -> Sequence[Any]: ...
+
+    def apply(self, action: Any) -> list[Any]:
+        """Apply a legal action (or its text form); raise IllegalAction otherwise."""
+        ...
+
+    def parse(self, text: str) -> Any:
+        """The action named by ``text`` (its ``text()`` form); ValueError if malformed."""
+        ...
+
+    def copy(self) -> Self: ...
+
+    def hash(self) -> str:
+        """A digest of the full state (hidden parts included) for replay checks."""
+        ...
+
+    def returns(self) -> list[float]:
+        """One number per seat: +1 win, -1 loss, 0 draw/undecided (team games: per seat)."""
+        ...
+
+    def observation(self, seat: int) -> Mapping[str, Any]:
+        """What ``seat`` may see, as plain data (JSON-able)."""
+        ...
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        """A copy with everything hidden from ``seat`` redrawn from ``rng``."""
+        ...
