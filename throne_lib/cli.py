@@ -10,8 +10,9 @@
                     [--workers N] [--backend process|dask] [--scheduler ADDR] [--out FILE]
     throne report RESULTS.parquet
 
-Exit status: 0 success, 1 a check failed or an error, 2 bad usage. Errors are one
-line on stderr (a broken card table: one line per problem), never a traceback.
+Exit status: 0 success, 1 a check failed or an error, 2 bad usage or an unexpected
+error. Errors are one line on stderr (a broken card table: one line per problem), never
+a traceback; ``--debug`` anywhere on the line shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -212,6 +213,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="throne", description="Throne & Phalanx (王座与方阵)")
+    # main() takes --debug out of the line wherever it stands; this makes --help show it
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     cards = sub.add_parser("cards", help="the card table").add_subparsers(
@@ -286,30 +289,62 @@ def _delegated(command: str, rest: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. ``--debug`` anywhere on the line shows the traceback of an error
+    instead of its one line."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args_list
+    args_list = [a for a in args_list if a != "--debug"]
+    try:
+        return _run(args_list)
+    except BrokenPipeError:  # `throne replay -v LOG | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("throne: interrupted", file=sys.stderr)
+        return 130
+    except CardTableError as exc:
+        if debug:
+            raise
+        for problem in exc.problems:
+            print(one_line(problem), file=sys.stderr)
+        return 1
+    except DeckError as exc:
+        if debug:
+            raise
+        for p in exc.problems:
+            print(one_line(f"deck: {p}"), file=sys.stderr)
+        return 1
+    except (CliError, LogError, ValueError, OSError) as exc:
+        if debug:
+            raise
+        print(f"throne: error: {one_line(str(exc))}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # anything else: still one line, never a traceback
+        if debug:
+            raise
+        print(
+            f"throne: error: {type(exc).__name__}: {one_line(str(exc))} "
+            "(run again with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """A message on one line: pandas and JSON errors carry newlines (a stray ``)`` line)."""
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _run(args_list: list[str]) -> int:
     if args_list and args_list[0] in ("simulate", "report", "tower"):
         return _delegated(args_list[0], args_list[1:])
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_list)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
-    try:
-        return int(args.func(args))
-    except BrokenPipeError:  # `throne replay -v LOG | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except CardTableError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 1
-    except DeckError as exc:
-        for p in exc.problems:
-            print(f"deck: {p}", file=sys.stderr)
-        return 1
-    except (CliError, LogError, ValueError, OSError) as exc:
-        print(f"throne: error: {exc}", file=sys.stderr)
-        return 1
+    return int(args.func(args))
 
 
 if __name__ == "__main__":
