@@ -558,13 +558,13 @@ def iter_replay(
         except ValueError as exc:
             raise LogError(lf.path, rec.line, f"action {rec.i}: {exc}") from None
         if check:  # the events too: a log whose events were edited disagrees with itself
-            got = _events(events)
-            if got != list(rec.events):
+            replayed = _events(events)
+            if replayed != list(rec.events):
                 raise LogError(
                     lf.path,
                     rec.line,
                     f"events of action {rec.i} {rec.action!r} differ from "
-                    f"the replay: {_first_difference(list(rec.events), got)}",
+                    f"the replay: {_first_difference(list(rec.events), replayed)}",
                 )
         if check and match.hash() != rec.hash:
             raise LogError(
