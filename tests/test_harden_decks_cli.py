@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from throne_lib import CardDB, load_cards
 from throne_lib import cli as cli_module
 from throne_lib.cli import main, one_line
-from throne_lib.decks import MAX_COUNT, load_deck, parse_deck, validate_deck
+from throne_lib.games.throne.decks import MAX_COUNT, load_deck, parse_deck, validate_deck
 from throne_lib.kit.textfile import TextFileError, decode_utf8, text_lines
 
 DB: CardDB = load_cards()

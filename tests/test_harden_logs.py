@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from throne_lib import Match, load_cards
 from throne_lib.agents import RandomAgent
 from throne_lib.cli import main
-from throne_lib.decks import signature_deck
+from throne_lib.games.throne.decks import signature_deck
 from throne_lib.log import LogError, log_lines, read_log, replay
 
 DB = load_cards()

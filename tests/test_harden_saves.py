@@ -21,10 +21,16 @@ from fuzzing import fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
-from throne_lib.tower.autopilot import choose
-from throne_lib.tower.battle import decide
-from throne_lib.tower.run import Run, Tables
-from throne_lib.tower.save import SaveError, load_run, remove_stale_temps, run_to_dict, save_run
+from throne_lib.games.throne.tower.autopilot import choose
+from throne_lib.games.throne.tower.battle import decide
+from throne_lib.games.throne.tower.run import Run, Tables
+from throne_lib.games.throne.tower.save import (
+    SaveError,
+    load_run,
+    remove_stale_temps,
+    run_to_dict,
+    save_run,
+)
 
 TABLES = Tables.load()
 
