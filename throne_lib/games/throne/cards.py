@@ -19,6 +19,7 @@ import pandas as pd
 
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
+from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
 
 COLUMNS = (
     "id",
@@ -164,18 +165,24 @@ class CardDB(Mapping[str, Card]):
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards.csv"
 
 
-def load_cards(path: str | Path | None = None) -> CardDB:
+def load_cards(path: str | Path | None = None, limits: CardLimits = DEFAULT_CARD_LIMITS) -> CardDB:
     """Read and validate a card table file (default: the repository's ``cards.csv``)."""
     p = Path(path) if path is not None else DEFAULT_PATH
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
-    return parse_cards(text, p.name, str(p))
+    return parse_cards(text, p.name, str(p), limits)
 
 
-def parse_cards(text: str, filename: str = "cards.csv", path: str = "") -> CardDB:
-    """Validate CSV text and build the database; raise :class:`CardTableError`."""
+def parse_cards(
+    text: str,
+    filename: str = "cards.csv",
+    path: str = "",
+    limits: CardLimits = DEFAULT_CARD_LIMITS,
+) -> CardDB:
+    """Validate CSV text and build the database; raise :class:`CardTableError`.
+    Numbers beyond ``limits`` are problems like any other."""
     try:
         frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
@@ -200,7 +207,7 @@ def parse_cards(text: str, filename: str = "cards.csv", path: str = "") -> CardD
         row = index + 2
         rec = {str(k): str(v).strip() for k, v in raw.items()}
         err = functools.partial(_report, problems, filename, row)
-        card = _row(rec, row, err)
+        card = _row(rec, row, err, limits)
         if card is None:
             continue
         if card.id in ids:
@@ -220,11 +227,19 @@ def parse_cards(text: str, filename: str = "cards.csv", path: str = "") -> CardD
     return CardDB(cards=dict(cards), source=text, hash=digest, path=path)
 
 
+_NUMBER = re.compile(r"-?[0-9]{1,12}")
+
+
 def _report(problems: list[str], filename: str, row: int, col: str, msg: str) -> None:
     problems.append(f"{filename}:{row}:{col}: {msg}")
 
 
-def _row(rec: dict[str, str], row: int, err: Callable[[str, str], None]) -> Card | None:
+def _row(
+    rec: dict[str, str],
+    row: int,
+    err: Callable[[str, str], None],
+    limits: CardLimits = DEFAULT_CARD_LIMITS,
+) -> Card | None:
     ok = True
     cid = rec["id"]
     if not _ID.match(cid):
@@ -258,24 +273,35 @@ def _row(rec: dict[str, str], row: int, err: Callable[[str, str], None]) -> Card
                 ok = False
             numbers[col] = default
             continue
+        top = getattr(limits, col)
         try:
+            # ASCII digits only (int() also takes "1_000" and other scripts' digits), and
+            # not too many of them (int() of a long digit string is slow, never in range)
+            if not _NUMBER.fullmatch(value):
+                raise ValueError(value)
             number = int(value)
         except ValueError:
-            err(col, f"expected a whole number, got {value!r}")
+            shown = value if len(value) <= 40 else value[:39] + "…"
+            err(col, f"expected a whole number, got {shown!r}")
             ok = False
             continue
         floor = lo if (is_unit or col == "cost") else 0
         if number < floor:
             err(col, f"expected a whole number ≥ {floor}, got {number}")
             ok = False
+        elif number > top:
+            err(col, f"expected a whole number ≤ {top} (CardLimits.{col}), got {number}")
+            ok = False
         numbers[col] = number
     try:
-        keywords = parse_keywords(rec["keywords"])
+        keywords = parse_keywords(rec["keywords"], limits.effect_number, limits.cell_chars)
     except LangError as exc:
         err("keywords", str(exc))
         keywords, ok = (), False
     try:
-        effects = parse_effects(rec["effects"], SPECS, DEFAULTS)
+        effects = parse_effects(
+            rec["effects"], SPECS, DEFAULTS, limits.effect_number, limits.cell_chars
+        )
     except LangError as exc:
         err("effects", str(exc))
         effects, ok = (), False

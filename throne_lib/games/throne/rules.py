@@ -195,3 +195,29 @@ def _tuplify(value: Any, depth: int = 0) -> Any:
 
 
 DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
+class CardLimits:
+    """Sane bounds of a card table's numbers, checked when the table loads.
+
+    Not design values (today's cards stay far below), but a table with a cost, attack or
+    HP of 10^20 is a typo, and would overflow later (``throne log --csv``). A designer
+    who wants bigger numbers widens them: ``load_cards(path, CardLimits(hp=5000))``.
+    """
+
+    cost: int = 99
+    attack: int = 999
+    hp: int = 999
+    move: int = 20
+    range: int = 20
+    effect_number: int = 999  # any number inside the keywords and effects cells
+    cell_chars: int = 2000  # the longest keywords or effects cell
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            if not 1 <= getattr(self, f.name) <= LIMIT:
+                raise ValueError(f"bad CardLimits: {f.name} must be 1..{LIMIT}")
+
+
+DEFAULT_CARD_LIMITS = CardLimits()
