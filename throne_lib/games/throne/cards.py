@@ -20,6 +20,7 @@ import pandas as pd
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
+from throne_lib.kit.csvtable import read_rows, read_table_text
 
 COLUMNS = (
     "id",
@@ -168,10 +169,10 @@ DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards.csv"
 def load_cards(path: str | Path | None = None, limits: CardLimits = DEFAULT_CARD_LIMITS) -> CardDB:
     """Read and validate a card table file (default: the repository's ``cards.csv``)."""
     p = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
+    problems: list[str] = []
+    text = read_table_text(p, problems)
+    if text is None:
+        raise CardTableError(problems)
     return parse_cards(text, p.name, str(p), limits)
 
 
@@ -183,29 +184,16 @@ def parse_cards(
 ) -> CardDB:
     """Validate CSV text and build the database; raise :class:`CardTableError`.
     Numbers beyond ``limits`` are problems like any other."""
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        line = _line_of(str(exc))
-        raise CardTableError([f"{filename}:{line}:-: not a valid CSV table ({exc})"]) from None
+    text = text.removeprefix("\ufeff")
     problems: list[str] = []
-    missing = [c for c in COLUMNS if c not in frame.columns]
-    for col in missing:
-        problems.append(
-            f"{filename}:1:{col}: missing column (expected columns: {', '.join(COLUMNS)})"
-        )
-    if missing:
+    rows = read_rows(text, filename, COLUMNS, problems)  # strict: cells, rows, quoting
+    if not rows:
         raise CardTableError(problems)
-    for col in frame.columns:
-        if col not in COLUMNS:
-            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(COLUMNS)})")
-
+    structural = bool(problems)
     cards: dict[str, Card] = {}
     names: dict[str, int] = {}
     ids: dict[str, int] = {}
-    for index, raw in enumerate(frame.to_dict("records")):
-        row = index + 2
-        rec = {str(k): str(v).strip() for k, v in raw.items()}
+    for row, rec in rows:
         err = functools.partial(_report, problems, filename, row)
         card = _row(rec, row, err, limits)
         if card is None:
@@ -220,7 +208,8 @@ def parse_cards(
         names[card.name] = row
         cards[card.id] = card
 
-    _cross_check(cards, filename, problems)
+    if not structural:  # rows left out would only add false "unknown id" problems
+        _cross_check(cards, filename, problems)
     if problems:
         raise CardTableError(problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -376,8 +365,3 @@ def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> 
             )
         if card.kind != "general" and card.skill is not None:
             problems.append(f"{filename}:{row}:effects: only generals have a skill clause")
-
-
-def _line_of(message: str) -> int:
-    m = re.search(r"line (\d+)", message)
-    return int(m.group(1)) if m else 1
