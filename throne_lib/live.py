@@ -1,8 +1,10 @@
 """Live card table: watch ``cards.csv`` and hand every valid new version to subscribers.
 
 :class:`CardTableWatcher` polls the file's ``(mtime_ns, size, inode)``, so an in-place
-write and an editor's atomic save-by-rename are both seen. A change that does not
-load (a broken table, a half-written file) keeps the last valid table in force and
+write and an editor's atomic save-by-rename are both seen. A changed file is adopted
+only once it has stopped changing for ``settle`` seconds: a table being written in
+chunks (a valid prefix parses as a shorter table) is never taken half-way. A change
+that does not load (a broken table) keeps the last valid table in force and
 lists the problems in :attr:`CardTableWatcher.errors` (``cards.csv:ROW:COLUMN: message``)
 until the file loads again; subscribers are called on every change of either.
 
@@ -13,6 +15,9 @@ until the file loads again; subscribers are called on every change of either.
 >>> len(w.db) > 100, w.errors
 (True, [])
 >>> _ = (d / "cards.csv").write_text("id,name\\n", encoding="utf-8")
+>>> w.check()  # just changed: wait until it has settled
+False
+>>> w.settle = 0
 >>> w.check(), w.errors[0].startswith("cards.csv:1:")
 (True, True)
 
@@ -34,6 +39,7 @@ from typing import Protocol
 from throne_lib.games.throne.actions import Event
 from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB, CardTableError, parse_cards
 from throne_lib.games.throne.match import Match
+from throne_lib.kit.textfile import TextFileError, decode_utf8
 
 ENV_PATH = "THRONE_CARDS"  # overrides the table the notebooks edit and watch
 
@@ -78,10 +84,19 @@ class CardTableWatcher:
     """
 
     def __init__(
-        self, path: str | Path | None = None, interval: float = 0.25, db: CardDB | None = None
+        self,
+        path: str | Path | None = None,
+        interval: float = 0.25,
+        db: CardDB | None = None,
+        settle: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = Path(path) if path is not None else cards_path()
         self.interval = interval
+        self.settle = settle  # seconds a changed file must stay unchanged to be read
+        self._clock = clock
+        self._seen: Stamp | None = None  # the stamp at the last poll …
+        self._seen_at = 0.0  # … and since when it has been the same
         self.errors: list[str] = []
         self.reloads = 0  # how many new valid tables were applied
         self.callback_errors: list[str] = []
@@ -116,18 +131,22 @@ class CardTableWatcher:
             return [f"{name}:1:-: cannot read the file ({exc.strerror or exc})"]
         self._bytes = data
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return [f"{name}:1:-: not UTF-8 text ({exc.reason})"]
+            text = decode_utf8(data, name)
+        except TextFileError as exc:
+            return [f"{name}:{exc.line}:-: column {exc.column}: {exc.problem}"]
         try:
             return parse_cards(text, name, str(self.path))
         except CardTableError as exc:
             return list(exc.problems)
 
     def check(self) -> bool:
-        """Poll the file once; reload when its stamp changed. True when something
-        changed (a new table applied, or the problems list changed)."""
+        """Poll the file once; reload when its stamp changed and has then stayed the same
+        for ``settle`` seconds. True when something changed (a new table applied, or the
+        problems list changed)."""
         stamp = _stamp(self.path)
+        now = self._clock()
+        if stamp != self._seen:  # changing (again): wait until it has settled
+            self._seen, self._seen_at = stamp, now
         if stamp == self._stamp:
             # Two same-size writes within the filesystem's timestamp granularity leave
             # the stamp alike: while the file is fresh, compare its bytes too.
@@ -135,7 +154,16 @@ class CardTableWatcher:
                 return False
             if self._read() == self._bytes:
                 return False
+            self._stamp, self._seen_at = None, now  # changed in place: let it settle
+        if now - self._seen_at < self.settle:
+            return False
         self._stamp = stamp
+        return self.reload()
+
+    def saved(self) -> bool:
+        """The file was just written whole and atomically (the card editor's save):
+        adopt it now, without waiting for it to settle."""
+        self._stamp = self._seen = _stamp(self.path)
         return self.reload()
 
     def reload(self) -> bool:

@@ -67,11 +67,14 @@ def read_rows(
     for col in header:
         if col not in columns:
             problems.append(
-                f"{filename}:{header_line}:{col}: unknown column (expected: {', '.join(columns)})"
+                f"{filename}:{header_line}:{col or '(blank)'}: unknown column "
+                f"(expected: {', '.join(columns)})"
             )
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
-        problems.append(f"{filename}:{header_line}:{dup[0]}: the header repeats a column")
+        problems.append(
+            f"{filename}:{header_line}:{dup[0] or '(blank)'}: the header repeats a column"
+        )
         bad_header = True
     if bad_header:
         return []

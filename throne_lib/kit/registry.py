@@ -69,6 +69,9 @@ class Game:
     seats: tuple[int, int]  # (min, max) number of seats
     new_match: NewMatch
     card_tables: tuple[Path, ...] = ()
+    # (text, file name) -> the loaded table, for any of ``card_tables``; a bad table
+    # raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load every table)
+    parse_table: Callable[[str, str], Any] | None = None
     default_setups: Callable[[int], list[Any]] | None = None
     resolve_setup: Callable[[str], Any] | None = None
     seat_names: tuple[str, ...] = ()  # e.g. ("blue", "red"); default "seat0", "seat1" …

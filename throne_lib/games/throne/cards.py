@@ -190,6 +190,7 @@ def parse_cards(
     if not rows:
         raise CardTableError(problems)
     structural = bool(problems)
+    broken: set[str] = set()  # ids of rows with problems: not "unknown" to other rows
     cards: dict[str, Card] = {}
     names: dict[str, int] = {}
     ids: dict[str, int] = {}
@@ -197,6 +198,7 @@ def parse_cards(
         err = functools.partial(_report, problems, filename, row)
         card = _row(rec, row, err, limits)
         if card is None:
+            broken.add(rec["id"])
             continue
         if card.id in ids:
             err("id", f"duplicate id {card.id!r} (first on row {ids[card.id]})")
@@ -209,7 +211,7 @@ def parse_cards(
         cards[card.id] = card
 
     if not structural:  # rows left out would only add false "unknown id" problems
-        _cross_check(cards, filename, problems)
+        _cross_check(cards, filename, problems, broken)
     if problems:
         raise CardTableError(problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -332,18 +334,28 @@ def _row(
     )
 
 
-def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> None:
-    """References between rows: tiers, captain pools, summoned tokens."""
+def _cross_check(
+    cards: dict[str, Card],
+    filename: str,
+    problems: list[str],
+    broken: set[str] | frozenset[str] = frozenset(),
+) -> None:
+    """References between rows: tiers, captain pools, summoned tokens. A reference to a
+    row that has problems of its own is not reported again."""
     for card in cards.values():
         row = card.row
         for i, sid in enumerate(card.tiers):
             ref = cards.get(sid)
+            if ref is None and sid in broken:
+                continue
             if ref is None or ref.kind != "soldier":
                 problems.append(
                     f"{filename}:{row}:tiers: level {i + 1} soldier {sid!r} is not a soldier id"
                 )
         for cap in card.captains:
             ref = cards.get(cap)
+            if ref is None and cap in broken:
+                continue
             if ref is None or ref.kind not in ("captain", "soldier"):
                 problems.append(
                     f"{filename}:{row}:captains: {cap!r} is not a captain (or worker) id"
@@ -354,6 +366,8 @@ def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> 
                     if ptype != "card":
                         continue
                     ref = cards.get(str(arg))
+                    if ref is None and str(arg) in broken:
+                        continue
                     if ref is None or ref.kind not in SUMMONABLE:
                         problems.append(
                             f"{filename}:{row}:effects: {call.name}: {arg!r} is not the id of a "

@@ -54,6 +54,22 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> SideSe
     return resolve(_cards(options or {}), word)
 
 
+def parse_table(text: str, filename: str) -> Any:
+    """Load one of the game's tables from its text, by its file name (``cards.csv``,
+    ``relics.csv``, ``events.csv`` or a copy named ``*cards*.csv`` …)."""
+    if "relic" in filename:
+        from throne_lib.games.throne.tower.relics import parse_relics
+
+        return parse_relics(text, filename)
+    if "event" in filename:
+        from throne_lib.games.throne.tower.events import parse_events
+
+        return parse_events(text, filename)
+    from throne_lib.games.throne.cards import parse_cards
+
+    return parse_cards(text, filename)
+
+
 def _standard(seed: int = 0, **params: Any) -> Any:
     from throne_lib.games.throne.ai.standard import StandardAgent
 
@@ -113,6 +129,7 @@ GAME = Game(
     seats=(2, 2),
     new_match=new_match,
     card_tables=(ROOT / "cards.csv", ROOT / "relics.csv", ROOT / "events.csv"),
+    parse_table=parse_table,
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("blue", "red"),
