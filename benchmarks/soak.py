@@ -52,14 +52,14 @@ def setups_for(game: registry.Game, rng: random.Random) -> list[Any] | None:
 
 def random_agent(game: registry.Game, seed: int) -> Any:
     """The kit's random agent for ``game`` (uniform over legal actions)."""
-    from throne_lib.agents import make_agent
+    from throne_lib.kit.agents import make_agent
 
-    return make_agent("random", seed)
+    return make_agent("random", seed, game.name)
 
 
 def recorder(game: registry.Game, match: Any, path: Path) -> Any:
     """A recorder that applies actions to ``match`` and writes its log line by line."""
-    from throne_lib.log import MatchRecorder
+    from throne_lib.kit.log import MatchRecorder
 
     return MatchRecorder(match, path)
 

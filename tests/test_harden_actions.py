@@ -19,9 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from throne_lib import CardDB, IllegalAction, Match, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.actions import ACTION_FIELDS, Action
 from throne_lib.games.throne.decks import signature_deck
+from throne_lib.kit.agents import RandomAgent
 
 DB: CardDB = load_cards()  # module level: hypothesis tests cannot take function fixtures
 RACES = ("human", "beast", "goblin", "undead", "elf")

@@ -20,10 +20,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from throne_lib import Match, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.cli import main
 from throne_lib.games.throne.decks import signature_deck
-from throne_lib.log import LogError, log_lines, read_log, replay
+from throne_lib.kit.agents import RandomAgent
+from throne_lib.kit.log import LogError, log_lines, read_log, replay
 
 DB = load_cards()
 

@@ -18,9 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from throne_lib import CardDB, Match, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.scenario import ScenarioError, load_scenario, to_text
+from throne_lib.kit.agents import RandomAgent
 
 DB: CardDB = load_cards()
 

@@ -191,10 +191,20 @@ def test_cards_check_of_a_huge_number_is_one_line(
 TABLES = [(g, path) for g in registry.games() for path in g.card_tables]
 
 
-def test_every_game_registers_a_table_loader() -> None:
-    for g in registry.games():
-        if g.card_tables:
-            assert g.parse_table is not None, f"{g.name} lists tables but no parse_table"
+def table_parser(game: registry.Game, path: Path) -> Callable[[str, str], Any] | None:
+    """How ``game`` loads ``path``: its ``table_parsers`` entry, or ``parse_table`` for
+    its main (first) card table."""
+    if path.name in game.table_parsers:
+        return game.table_parsers[path.name]
+    main_table = game.parse_table
+    if main_table is not None and path == game.card_tables[0]:
+        return lambda text, name: main_table(text)
+    return None
+
+
+def test_every_game_registers_a_loader_for_each_table() -> None:
+    for g, path in TABLES:
+        assert table_parser(g, path) is not None, f"{g.name} has no loader for {path.name}"
     assert TABLES
 
 
@@ -240,7 +250,7 @@ def _mutate(text: str, op: str, at: int, cell: int, value: str) -> bytes:
 def test_fuzz_tables(game: registry.Game, path: Path, mutation: tuple[str, int, int, str]) -> None:
     """A mutated table loads, or every problem is ``FILE:ROW:COLUMN: message`` with a row
     inside the file; the original file is never touched."""
-    parse = game.parse_table
+    parse = table_parser(game, path)
     assert parse is not None
     before = path.read_bytes()
     raw = _mutate(path.read_text(encoding="utf-8"), *mutation)

@@ -69,9 +69,6 @@ class Game:
     seats: tuple[int, int]  # (min, max) number of seats
     new_match: NewMatch
     card_tables: tuple[Path, ...] = ()
-    # (text, file name) -> the loaded table, for any of ``card_tables``; a bad table
-    # raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load every table)
-    parse_table: Callable[[str, str], Any] | None = None
     default_setups: Callable[[int], list[Any]] | None = None
     resolve_setup: Callable[[str], Any] | None = None
     seat_names: tuple[str, ...] = ()  # e.g. ("blue", "red"); default "seat0", "seat1" …
@@ -81,6 +78,17 @@ class Game:
     renderer: str = ""  # "module:attr" of the board renderer (UI shell hook)
     controller: str = ""  # "module:attr" of the play controller / widget factory
     rulebook: str = ""  # file name of the rulebook under the shared specs, e.g. "RULES.md"
+    log_codec: Any = None  # a kit.log.LogCodec or "module:attr"; None: kit.log.SimpleCodec
+    sim_hooks: Any = None  # a kit.sim.SimHooks or "module:attr"; None: the kit's rows only
+    parse_table: Callable[[str], Any] | None = None  # card-table text -> the game's table
+    # the other tables of ``card_tables``: file name -> (text, file name) -> table; a bad
+    # table raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load them all)
+    table_parsers: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
+    cli: Any = None  # the game's command hooks or "module:attr" (see throne_lib/cli.py)
+
+    def hook(self, name: str) -> Any:
+        """The hook field ``name``, importing it first when it is a "module:attr" string."""
+        return load(getattr(self, name))
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"seat{seat}"
@@ -98,6 +106,17 @@ class Game:
             setups = self.default_setups(self.seats[0])
         self.check_seats(len(setups))
         return self.new_match(list(setups), seed, options)
+
+
+def load(ref: Any) -> Any:
+    """``ref`` itself, or the attribute a "module:attr" string names (imported now)."""
+    if not isinstance(ref, str) or not ref:
+        return ref if ref != "" else None
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
 
 
 _GAMES: dict[str, Game] = {}

@@ -54,20 +54,23 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> SideSe
     return resolve(_cards(options or {}), word)
 
 
-def parse_table(text: str, filename: str) -> Any:
-    """Load one of the game's tables from its text, by its file name (``cards.csv``,
-    ``relics.csv``, ``events.csv`` or a copy named ``*cards*.csv`` …)."""
-    if "relic" in filename:
-        from throne_lib.games.throne.tower.relics import parse_relics
-
-        return parse_relics(text, filename)
-    if "event" in filename:
-        from throne_lib.games.throne.tower.events import parse_events
-
-        return parse_events(text, filename)
+def parse_table(text: str) -> CardDB:
+    """The card table of a CSV text (``CardTableError`` naming file:row:column)."""
     from throne_lib.games.throne.cards import parse_cards
 
-    return parse_cards(text, filename)
+    return parse_cards(text)
+
+
+def _parse_relics(text: str, filename: str) -> Any:
+    from throne_lib.games.throne.tower.relics import parse_relics
+
+    return parse_relics(text, filename)
+
+
+def _parse_events(text: str, filename: str) -> Any:
+    from throne_lib.games.throne.tower.events import parse_events
+
+    return parse_events(text, filename)
 
 
 def _standard(seed: int = 0, **params: Any) -> Any:
@@ -129,7 +132,6 @@ GAME = Game(
     seats=(2, 2),
     new_match=new_match,
     card_tables=(ROOT / "cards.csv", ROOT / "relics.csv", ROOT / "events.csv"),
-    parse_table=parse_table,
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("blue", "red"),
@@ -139,4 +141,9 @@ GAME = Game(
     renderer="throne_lib.games.throne.ui.widget:MatchWidget",
     controller="throne_lib.games.throne.ui.app:PlayApp",
     rulebook="RULES.md",
+    log_codec="throne_lib.games.throne.log:CODEC",
+    cli="throne_lib.games.throne.cli:CLI",
+    sim_hooks="throne_lib.games.throne.sim:HOOKS",
+    parse_table=parse_table,
+    table_parsers={"relics.csv": _parse_relics, "events.csv": _parse_events},
 )
