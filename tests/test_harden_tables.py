@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from throne_lib.cli import main
 from throne_lib.games.throne.cards import DEFAULT_PATH, CardTableError, load_cards, parse_cards
+from throne_lib.games.throne.live import CardTableWatcher
 from throne_lib.games.throne.rules import CardLimits
 from throne_lib.kit import registry
-from throne_lib.live import CardTableWatcher
 
 TEXT = DEFAULT_PATH.read_text(encoding="utf-8")
 LINES = TEXT.split("\n")
