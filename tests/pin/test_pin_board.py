@@ -45,7 +45,7 @@ SEED_EXAMPLES = {1: {6, 7, 2}, 5: {4, 10, 11}, 18: {12, 13, 19}}
 
 def test_cells_rows_and_coordinates() -> None:
     """PIN-BOARD-1: 22 cells in rows of 5, 6, 6, 5 at the tabled (x, r)."""
-    assert CELLS == tuple(range(1, 23))
+    assert tuple(range(1, 23)) == CELLS
     rows = [sum(1 for c in CELLS if BOARD.coords[c][1] == r) for r in range(4)]
     assert rows == [5, 6, 6, 5]
     for cell, (row, x, _) in TABLE.items():
@@ -89,7 +89,7 @@ def test_distance_formula_and_diameter() -> None:
 def test_support_lines_front_hqs_and_half_turn() -> None:
     """PIN-BOARD-5: lines 001–005 / 018–022, front 006–017, HQs 3 apart, symmetric."""
     assert SUPPORT_LINES == ((1, 2, 3, 4, 5), (18, 19, 20, 21, 22))
-    assert FRONT == tuple(range(6, 18))
+    assert tuple(range(6, 18)) == FRONT
     assert BOARD.distance(*HQ_CELLS) == 3
     assert BOARD.steps_toward(3, 20) == (8, 9)
     for a in CELLS:

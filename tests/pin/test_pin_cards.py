@@ -26,7 +26,16 @@ def test_kinds_fields_and_costs(pdb) -> None:  # type: ignore[no-untyped-def]
     kinds = Counter(c.kind for c in pdb.values())
     assert set(kinds) == {"单位", "指令", "反制", "总部"}
     t = pdb["anv_tanks"]
-    assert (t.cost, t.action_cost, t.attack, t.hp, t.types, t.size, t.range, t.actions) == (4, 2, 30, 45, ("装甲",), "旅", 1, 2)
+    assert (t.cost, t.action_cost, t.attack, t.hp, t.types, t.size, t.range, t.actions) == (
+        4,
+        2,
+        30,
+        45,
+        ("装甲",),
+        "旅",
+        1,
+        2,
+    )
     assert pdb["anv_hq"].rarity == "" and pdb["anv_hq"].hp == 160
     assert all(0 <= c.cost <= 24 for c in pdb.values())
 
@@ -118,7 +127,9 @@ def test_deck_nations_ally_and_elite(pdb, decks) -> None:  # type: ignore[no-unt
     assert [p.rule for p in validate_deck(pdb, foreign)] == ["PIN-DECK-2"]
     allied = dataclasses.replace(d, ally="辉穹圣约", cards=d.cards[:-1] + ("aur_mend",))
     assert validate_deck(pdb, allied) == []
-    many = ("aur_templars",) * 5 + ("aur_pilgrims",) * 5 + ("aur_golems",) * 5 + ("aur_starguns",) * 2
+    many = (
+        ("aur_templars",) * 5 + ("aur_pilgrims",) * 5 + ("aur_golems",) * 5 + ("aur_starguns",) * 2
+    )
     heavy = dataclasses.replace(d, ally="辉穹圣约", cards=d.cards[:-17] + many)
     assert "PIN-DECK-3" in [p.rule for p in validate_deck(pdb, heavy)]
     elite = dataclasses.replace(d, ally="辉穹圣约", cards=d.cards[:-1] + ("aur_dragons",))

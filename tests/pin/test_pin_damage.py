@@ -36,8 +36,14 @@ def test_absorption_order() -> None:
 # PIN-DMG-19: which layer acts on which type, one layer at a time (HP 100, amount 20).
 LAYER_CASES = {
     "ads": (Defender(100, ads=1), {"爆炸": 0, "导弹": 0}),
-    "shield": (Defender(100, shield=8), {"普通": 12, "爆炸": 12, "激光": 12, "电浆": 16, "动能": 12}),
-    "mshield": (Defender(100, mshield=8), {"普通": 12, "爆炸": 12, "激光": 12, "电浆": 16, "动能": 12}),
+    "shield": (
+        Defender(100, shield=8),
+        {"普通": 12, "爆炸": 12, "激光": 12, "电浆": 16, "动能": 12},
+    ),
+    "mshield": (
+        Defender(100, mshield=8),
+        {"普通": 12, "爆炸": 12, "激光": 12, "电浆": 16, "动能": 12},
+    ),
     "ward": (Defender(100, ward=1), {"普通": 0, "爆炸": 0, "激光": 0, "电浆": 0, "动能": 0}),
     "reactive": (Defender(100, reactive=True), {"爆炸": 10, "导弹": 10}),
     "armor": (Defender(100, armor=6), {"普通": 14, "爆炸": 14, "电浆": 14, "导弹": 14, "动能": 17}),
@@ -57,7 +63,9 @@ def test_direct_meets_nothing() -> None:
     """PIN-DMG-3: 直接 skips every layer."""
     d = Defender(30, ads=1, shield=10, mshield=10, ward=2, reactive=True, armor=10)
     hit = layer_pass(d, 25, "直接", R)
-    assert hit.hp_loss == 25 and hit.after is not None and hit.after.ads == 1 and hit.after.ward == 2
+    assert (
+        hit.hp_loss == 25 and hit.after is not None and hit.after.ads == 1 and hit.after.ward == 2
+    )
 
 
 def test_plasma_burns_pools_and_two_ward_charges() -> None:

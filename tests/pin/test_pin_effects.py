@@ -24,7 +24,18 @@ def test_keyword_list_and_defence_keywords(pdb) -> None:  # type: ignore[no-unty
     """PIN-KW-1 / PIN-KW-8: the keyword list; bare ADS = ADS 1; effects last (永久)."""
     from throne_lib.games.pin.words import KEYWORDS, parse_keywords
 
-    assert {"guard", "aa", "air_superiority", "missile", "ads", "shield", "mshield", "ward", "reactive", "armor"} == set(KEYWORDS)
+    assert {
+        "guard",
+        "aa",
+        "air_superiority",
+        "missile",
+        "ads",
+        "shield",
+        "mshield",
+        "ward",
+        "reactive",
+        "armor",
+    } == set(KEYWORDS)
     assert parse_keywords("ads, armor(5)") == (("ads", 1), ("armor", 5))
     assert pdb["anv_1starm"].zh().startswith("ADS 1；反应装甲；装甲 15")
 
@@ -143,7 +154,10 @@ def test_counter_triggers(pos: PosFn) -> None:
     assert m.state.pending.data["trigger"] == "enemy_move"
     m.apply("counter anv_ambush -")
     assert m.unit(2).hp == 15
-    m = pos("unit u2 乙 aur_judgement 014 activated act=1\nunit u9 乙 aur_templars 018\nhand 甲 anv_volley anv_smoke\n", active="乙")
+    m = pos(
+        "unit u2 乙 aur_judgement 014 activated act=1\nunit u9 乙 aur_templars 018\nhand 甲 anv_volley anv_smoke\n",
+        active="乙",
+    )
     m.apply("attack u2 hq0 爆炸")  # smoke cannot answer an attack on the HQ
     assert m.state.units[0].ads == 0 and m.state.pending is None
     m = pos(
@@ -179,8 +193,11 @@ def test_both_windows_side_not_on_turn_first(pos: PosFn) -> None:
 
 def test_window_only_when_playable(pos: PosFn) -> None:
     """PIN-COUNTER-5: no payable counter → no window."""
-    m = pos("unit u3 乙 aur_templars 013\nhand 甲 anv_barrage\nhand 乙 aur_counterspell\n", cp="2/16")
+    m = pos(
+        "unit u3 乙 aur_templars 013\nhand 甲 anv_barrage\nhand 乙 aur_counterspell\n", cp="2/16"
+    )
     m.state.cp[1] = 2
+    m.touch()
     m.apply("play anv_barrage u3")
     assert m.state.pending is None and m.unit(3).hp == 15
 
@@ -233,7 +250,10 @@ def test_spawn_derived_cards(pos: PosFn) -> None:
 
 def test_attack_and_hp_buffs(xdb, pos: PosFn) -> None:  # type: ignore[no-untyped-def]
     """PIN-EFFECT-6: 攻击+N, 生命+N; 攻击−N never below 0; chaos still 0."""
-    m = pos("unit u2 甲 anv_rifles 008\nunit u3 乙 aur_templars 013\nhand 甲 tst_buff tst_weaken\n", db=xdb)
+    m = pos(
+        "unit u2 甲 anv_rifles 008\nunit u3 乙 aur_templars 013\nhand 甲 tst_buff tst_weaken\n",
+        db=xdb,
+    )
     m.apply("play tst_buff u2")
     u = m.unit(2)
     assert (m.attack(u), u.hp, u.max_hp) == (20, 40, 40)
@@ -245,6 +265,7 @@ def test_effect_order_and_pointing_words(pos: PosFn) -> None:
     """PIN-EFFECT-1 / PIN-EFFECT-7: effects resolve in order (damage, then draw)."""
     m = pos("unit u3 乙 aur_templars 013\nhand 乙 aur_verdict\ndeck 乙 aur_golems\n", active="乙")
     m.state.units[3].side = 0
+    m.touch()
     events = m.apply("play aur_verdict u3")
     kinds = [e.kind for e in events]
     assert kinds.index("effect_damage") < kinds.index("draw")

@@ -95,7 +95,14 @@ def test_retreat_is_no_move_and_keeps_state(pos: PosFn) -> None:
     assert m.state.hands[0] == []  # the draw waits for the retreat
     m.apply("retreat u2 014")
     u = m.unit(2)
-    assert (u.cell, u.hp, u.actions, u.activated, u.stopped, u.chaos_until) == (14, 30, 1, True, True, 5)
+    assert (u.cell, u.hp, u.actions, u.activated, u.stopped, u.chaos_until) == (
+        14,
+        30,
+        1,
+        True,
+        True,
+        5,
+    )
     assert m.state.hands[0] == ["anv_rifles"]
 
 
@@ -109,7 +116,9 @@ def test_retreat_effect_after_success(pos: PosFn) -> None:
 
 def test_chaos_zero_attack_and_silent_keywords(pos: PosFn) -> None:
     """PIN-CHAOS-1: attack 0 whatever the buffs; keywords (守护 …) off."""
-    m = pos("unit u2 乙 aur_pilgrims 020 atk=10 chaos=9\nunit u3 甲 anv_rifles 015 activated act=2\n")
+    m = pos(
+        "unit u2 乙 aur_pilgrims 020 atk=10 chaos=9\nunit u3 甲 anv_rifles 015 activated act=2\n"
+    )
     assert m.attack(m.unit(2)) == 0 and not m.has(m.unit(2), "guard")
     assert "attack u3 hq1 普通" in texts(m)
 
@@ -132,7 +141,11 @@ def test_chaos_duration(pos: PosFn) -> None:
 
 def test_chaos_restarts_never_hq_keeps_activation(pos: PosFn) -> None:
     """PIN-CHAOS-3: chaos on chaos restarts; an activation stays, penalties apply."""
-    m = pos("unit u2 甲 anv_hoverscout 008 chaos=3 activated act=2\nhand 乙 aur_chaos\n", active="乙", turn=4)
+    m = pos(
+        "unit u2 甲 anv_hoverscout 008 chaos=3 activated act=2\nhand 乙 aur_chaos\n",
+        active="乙",
+        turn=4,
+    )
     m.apply("play aur_chaos u2")
     assert m.unit(2).chaos_until == 5 and m.unit(2).activated
     m = pos("unit u2 甲 anv_rifles 003\nhand 乙 anv_emp\n", active="乙")
@@ -154,7 +167,12 @@ def test_chaos_penalties_by_type(pos: PosFn) -> None:
     m.apply("move u2 007")
     assert not texts(m, "move")
     m = pos("unit u2 甲 anv_interceptor 002 chaos=5 activated act=2\n")
-    assert {a.args[1] for a in m.legal_actions() if a.kind == "move"} == {"001", "003", "007", "008"}
+    assert {a.args[1] for a in m.legal_actions() if a.kind == "move"} == {
+        "001",
+        "003",
+        "007",
+        "008",
+    }
 
 
 def test_defence_values_work_in_chaos(pos: PosFn) -> None:

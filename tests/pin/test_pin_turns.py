@@ -47,7 +47,9 @@ def test_mulligan_once_to_bottom_then_draw(new_match) -> None:  # type: ignore[n
     assert Counter(m.state.decks[0][:2]) == Counter(give)  # bottom
     assert m.state.mulliganed[0] and m.current_seat == 1
     obs = m.observation(1)
-    assert obs["hand_counts"] == [6, 6] and "hand" in obs and obs["hand"] == sorted(m.state.hands[1])
+    assert (
+        obs["hand_counts"] == [6, 6] and "hand" in obs and obs["hand"] == sorted(m.state.hands[1])
+    )
     m.apply("mulligan -")
     assert m.state.pending.kind == "reveal"
 
@@ -170,7 +172,9 @@ def test_draw_phase_paid_draw_and_first_turn_skip(new_match, pos: PosFn) -> None
 
 def test_action_phase_free_order_and_end(pos: PosFn) -> None:
     """PIN-TURN-4: deploy, play, activate in any order; counters only in windows."""
-    m = pos("hand 甲 anv_rifles anv_barrage anv_ambush\nunit u2 乙 aur_templars 013\nunit u3 甲 anv_rifles 008\n")
+    m = pos(
+        "hand 甲 anv_rifles anv_barrage anv_ambush\nunit u2 乙 aur_templars 013\nunit u3 甲 anv_rifles 008\n"
+    )
     kinds = {a.kind for a in m.legal_actions()}
     assert kinds == {"deploy", "play", "activate", "end"}
     illegal(m, "counter anv_ambush -", "PIN-TURN-4")
@@ -227,7 +231,11 @@ def test_hidden_hands_public_rest(new_match) -> None:  # type: ignore[no-untyped
 def test_hq_not_a_unit(pos: PosFn) -> None:
     """PIN-HQ-2: effects naming units cannot choose the HQ; those naming the HQ can."""
     m = pos("hand 甲 anv_barrage anv_orbital\nunit u2 乙 aur_templars 013\n")
-    assert texts(m, "play") == {"play anv_barrage u2", "play anv_orbital u2", "play anv_orbital hq1"}
+    assert texts(m, "play") == {
+        "play anv_barrage u2",
+        "play anv_orbital u2",
+        "play anv_orbital hq1",
+    }
 
 
 def test_hq_keywords_and_no_type(pos: PosFn) -> None:

@@ -39,7 +39,9 @@ def test_deploy_only_own_line_without_enemy_units(pos: PosFn) -> None:
         """,
         cp="3/16",
     )
-    cells = {a.args[1] for a in m.legal_actions() if a.kind == "deploy" and a.args[0] == "anv_rifles"}
+    cells = {
+        a.args[1] for a in m.legal_actions() if a.kind == "deploy" and a.args[0] == "anv_rifles"
+    }
     assert cells == {"001", "003", "004", "005"}
     assert not any(a.args[0] == "anv_1starm" for a in m.legal_actions() if a.kind == "deploy")
     illegal(m, "deploy anv_1starm 001", "PIN-CP-1")
@@ -165,7 +167,12 @@ def test_interleaved_activations(pos: PosFn) -> None:
 def test_move_one_step_into_free_cell(pos: PosFn) -> None:
     """PIN-MOVE-1: a ground unit steps to an adjacent cell with a free slot."""
     m = pos("unit u2 甲 anv_1starm 002 activated act=2\n")
-    assert {a.args[1] for a in m.legal_actions() if a.kind == "move"} == {"001", "003", "007", "008"}
+    assert {a.args[1] for a in m.legal_actions() if a.kind == "move"} == {
+        "001",
+        "003",
+        "007",
+        "008",
+    }
 
 
 def test_size_tags_and_enemy_cells(pos: PosFn) -> None:
@@ -233,7 +240,14 @@ def test_enemy_line_and_hq_cell_enterable(pos: PosFn) -> None:
 
 def test_types_default_range_and_actions(pdb) -> None:  # type: ignore[no-untyped-def]
     """PIN-TYPE-1 / PIN-TYPE-2 / PIN-TYPE-3: classes, ranges, actions; 悬停/装甲 takes the highest."""
-    assert dict(PIN_RULES.type_actions) == {"步兵": 2, "装甲": 2, "炮兵": 1, "悬停": 2, "战机": 2, "轰炸机": 1}
+    assert dict(PIN_RULES.type_actions) == {
+        "步兵": 2,
+        "装甲": 2,
+        "炮兵": 1,
+        "悬停": 2,
+        "战机": 2,
+        "轰炸机": 1,
+    }
     assert pdb["anv_hovertank"].range == 2 and pdb["anv_hovertank"].actions == 2
     assert pdb["anv_bomber"].range == 99 and pdb["anv_bomber"].is_air
     assert not pdb["anv_hovertank"].is_air  # hover is ground
@@ -331,7 +345,10 @@ def test_ground_vs_air_forced_missile(pos: PosFn) -> None:
     assert texts(m, "attack") == {"attack u2 u3 导弹"}
     m.apply("attack u2 u3 导弹")
     assert m.unit(3).hp == 25 - 8
-    m = pos("unit u3 甲 anv_interceptor 018\nunit u2 乙 aur_stormhover 018 activated act=2\n", active="乙")
+    m = pos(
+        "unit u3 甲 anv_interceptor 018\nunit u2 乙 aur_stormhover 018 activated act=2\n",
+        active="乙",
+    )
     assert texts(m, "attack") == {"attack u2 u3 电浆"}
     m.apply("attack u2 u3 电浆")
     assert m.unit(3).hp == 5

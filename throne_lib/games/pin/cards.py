@@ -7,6 +7,7 @@ Every problem is collected and raised at once as one
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import re
@@ -129,6 +130,11 @@ class PinCardDB(Mapping[str, PinCard]):
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    @functools.cached_property
+    def keywords(self) -> dict[str, dict[str, int]]:
+        """card id -> its keywords as a dict (a fast lookup for the engine)."""
+        return {cid: {k: v for k, v in c.keywords if v} for cid, c in self.cards.items()}
 
     def nations(self) -> list[str]:
         return sorted({c.nation for c in self.cards.values()})

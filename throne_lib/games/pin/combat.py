@@ -40,45 +40,46 @@ def may_enter_enemy(m: PinMatch, u: Unit) -> bool:
     return r.size_rank(move_size(m, u)) <= r.size_rank(r.enter_enemy_max_size)
 
 
-def guarded(m: PinMatch, target: Unit) -> bool:
-    """PIN-ATTACK-2 / PIN-KW-2: a friendly 守护 unit (not in chaos) within the guard radius
-    protects the HQ and (Reading) units without 守护; 守护 units stay targetable."""
-    if not target.is_hq and (not m.rules.guard_protects_units or m.has(target, "guard")):
-        return False
-    radius = m.rules.guard_radius
-    return any(
-        g.side == target.side
-        and g.uid != target.uid
-        and m.has(g, "guard")
-        and m.board.distance(g.cell, target.cell) <= radius
-        for g in m.units()
-    )
+def protection(m: PinMatch) -> tuple[set[int], set[int]]:
+    """(uids protected by 守护, uids protected from enemy air by 制空), HQs included."""
+    st = m.state
+    every = [st.units[0], st.units[1], *m.units()]
+    guards = [g for g in every if not g.is_hq and m.has(g, "guard")]
+    sups = [s for s in every if not s.is_hq and m.has(s, "air_superiority")]
+    dist = m.board.distance
+    gr, ar = m.rules.guard_radius, m.rules.air_superiority_radius
+    guarded_ids = set()
+    if guards:
+        for t in every:
+            if t.is_hq or (m.rules.guard_protects_units and not m.has(t, "guard")):
+                if any(
+                    g.side == t.side and g.uid != t.uid and dist(g.cell, t.cell) <= gr
+                    for g in guards
+                ):
+                    guarded_ids.add(t.uid)
+    denied = set()
+    if sups:
+        for t in every:
+            if any(
+                s.side == t.side and s.uid != t.uid and dist(s.cell, t.cell) <= ar for s in sups
+            ):
+                denied.add(t.uid)
+    return guarded_ids, denied
 
 
-def air_denied(m: PinMatch, attacker: Unit, target: Unit) -> bool:
-    """PIN-KW-11: 制空 keeps enemy air attackers off the other units and HQ around it."""
-    if not m.is_air(attacker):
-        return False
-    radius = m.rules.air_superiority_radius
-    return any(
-        s.side == target.side
-        and s.uid != target.uid
-        and m.has(s, "air_superiority")
-        and m.board.distance(s.cell, target.cell) <= radius
-        for s in m.units()
-    )
-
-
-def can_target(m: PinMatch, attacker: Unit, target: Unit) -> bool:
+def can_target(
+    m: PinMatch, attacker: Unit, target: Unit, prot: tuple[set[int], set[int]] | None = None
+) -> bool:
     """An enemy unit or HQ in range, not protected by 守护 or 制空 (PIN-ATTACK-1/-2)."""
     if target.side == attacker.side:
         return False
     if m.board.distance(attacker.cell, target.cell) > m.card(attacker).range:
         return False
+    guarded_ids, denied = prot if prot is not None else protection(m)
     ignores_guard = any(t in m.rules.guard_ignorers for t in m.types(attacker))
-    if not ignores_guard and guarded(m, target):
+    if not ignores_guard and target.uid in guarded_ids:
         return False
-    return not air_denied(m, attacker, target)
+    return not (target.uid in denied and m.is_air(attacker))
 
 
 def attack_types(m: PinMatch, attacker: Unit, target: Unit) -> tuple[str, ...]:

@@ -129,18 +129,22 @@ def move_targets(m: PinMatch, u: Unit) -> list[int]:
     return [c for c in cells if m.free_slot(c) and (enter or not m.enemy_in(u.side, c))]
 
 
-def attack_targets(m: PinMatch, u: Unit) -> list[Unit]:
+def attack_targets(
+    m: PinMatch, u: Unit, prot: tuple[set[int], set[int]] | None = None
+) -> list[Unit]:
     if m.attack(u) <= 0 and not m.rules.zero_attack_may_attack:  # PIN-ATTACK-3
         return []
     st = m.state
+    prot = prot if prot is not None else combat.protection(m)
     foes = [st.units[1 - u.side], *(t for t in m.units() if t.side != u.side)]
-    return [t for t in foes if combat.can_target(m, u, t)]
+    return [t for t in foes if combat.can_target(m, u, t, prot)]
 
 
 def unit_actions(m: PinMatch) -> list[PinAction]:
     st = m.state
     side = st.active
     out: list[PinAction] = []
+    prot: tuple[set[int], set[int]] | None = None
     for u in m.units():
         if u.side != side:
             continue
@@ -150,7 +154,9 @@ def unit_actions(m: PinMatch) -> list[PinAction]:
         if not can_act(m, u):
             continue
         out += [PinAction("move", (who, label(c))) for c in move_targets(m, u)]
-        for t in attack_targets(m, u):
+        if prot is None:
+            prot = combat.protection(m)
+        for t in attack_targets(m, u, prot):
             for dt in dict.fromkeys(combat.attack_types(m, u, t)):
                 out.append(PinAction("attack", (who, ref(t.uid), dt)))
         if not m.card(u).clauses("special") or u.in_chaos:  # PIN-CHAOS-1

@@ -29,6 +29,7 @@ class PinMatch:
         self.state = state
         self.board: HexBoard = MIRROR_BOARD if rules.mirror_board else BOARD
         self._events: list[PinEvent] = []
+        self._cache: list[PinAction] | None = None
 
     # --- construction -------------------------------------------------------------
     @classmethod
@@ -84,9 +85,7 @@ class PinMatch:
         return self.state.phase == "over"
 
     def legal_actions(self) -> list[PinAction]:
-        from throne_lib.games.pin.legal import legal_actions
-
-        return legal_actions(self)
+        return list(self._legal())
 
     def apply(self, action: PinAction | str) -> list[PinEvent]:
         from throne_lib.games.pin import engine
@@ -96,19 +95,27 @@ class PinMatch:
                 action = parse_action(action)
             except ValueError as exc:
                 raise IllegalAction(str(action), "PIN-TURN-8", str(exc)) from None
-        legal = self.legal_actions()
-        if action not in legal:
+        if action not in self._legal():
             raise IllegalAction(action.text(), *self.why_illegal(action))
-        backup = self.state.clone()
         self._events = []
-        try:
-            engine.perform(self, action)
-            engine.run(self)
-        except Exception:
-            self.state = backup
-            raise
+        self._cache = None
+        engine.perform(self, action)  # legal, so nothing below raises by design
+        engine.run(self)
         out, self._events = self._events, []
         return out
+
+    def _legal(self) -> list[PinAction]:
+        """Legal actions, computed once per state reached through ``apply``. Code that
+        edits ``state`` by hand (scenario setup, tests) calls :meth:`touch` afterwards."""
+        if self._cache is None:
+            from throne_lib.games.pin.legal import legal_actions
+
+            self._cache = legal_actions(self)
+        return self._cache
+
+    def touch(self) -> None:
+        """Forget cached legality after editing ``state`` directly."""
+        self._cache = None
 
     def why_illegal(self, action: PinAction) -> tuple[str, str]:
         from throne_lib.games.pin.legal import why_illegal
@@ -160,7 +167,7 @@ class PinMatch:
 
     def has(self, u: Unit, keyword: str) -> bool:
         """A keyword that works now: chaos switches keywords off (PIN-CHAOS-1)."""
-        return not u.in_chaos and bool(self.db[u.card].kw(keyword))
+        return not u.chaos_until and keyword in self.db.keywords[u.card]
 
     def is_air(self, u: Unit) -> bool:
         return not u.is_hq and self.db[u.card].is_air
@@ -168,7 +175,8 @@ class PinMatch:
     def units(self) -> list[Unit]:
         """Units on the board (HQs excluded) by cell number, then slot (PIN-STACK-5)."""
         st = self.state
-        return [st.units[i] for c in sorted(st.slots) for i in st.slots[c] if i > 1]
+        slots = st.slots
+        return [st.units[i] for c in sorted(slots) for i in slots[c] if i > 1]
 
     def in_cell(self, cell: int) -> list[Unit]:
         return [self.state.units[i] for i in self.state.slots.get(cell, ()) if i > 1]
