@@ -51,12 +51,11 @@ def protection(m: PinMatch) -> tuple[set[int], set[int]]:
     guarded_ids = set()
     if guards:
         for t in every:
-            if t.is_hq or (m.rules.guard_protects_units and not m.has(t, "guard")):
-                if any(
-                    g.side == t.side and g.uid != t.uid and dist(g.cell, t.cell) <= gr
-                    for g in guards
-                ):
-                    guarded_ids.add(t.uid)
+            protectable = t.is_hq or (m.rules.guard_protects_units and not m.has(t, "guard"))
+            if protectable and any(
+                g.side == t.side and g.uid != t.uid and dist(g.cell, t.cell) <= gr for g in guards
+            ):
+                guarded_ids.add(t.uid)
     denied = set()
     if sups:
         for t in every:
