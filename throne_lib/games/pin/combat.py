@@ -298,3 +298,21 @@ def end_by_round_limit(m: PinMatch) -> None:
     h0, h1 = m.state.units[0].hp, m.state.units[1].hp
     m.state.turn -= 1
     finish(m, -1 if h0 == h1 else (0 if h0 > h1 else 1), f"第{m.rules.round_limit}轮结束")
+
+
+def preview(m: PinMatch, uid: int, tid: int, dtype: str) -> dict[str, Any]:
+    """What an attack would do now, computed by the rules without changing anything
+    (PIN-UI-5's preview, the scripted AI's attack score): main hit, counter, splash."""
+    a, t = m.state.units[uid], m.state.units[tid]
+    base = m.attack(a)
+    main = plan(m, a, t, base, dtype, counter=False)
+    back = None if t.is_hq or standoff(m, a, t) else counter_hit(m, a, t)
+    splash = []
+    if (main.dtype if main is not None else dtype) == "爆炸":
+        sbase = -(-base * m.rules.splash_percent // 100)
+        for o in m.in_cell(t.cell):
+            if o.side == t.side and o.uid != t.uid:
+                h = plan(m, a, o, sbase, "爆炸", counter=False, keep_type=True)
+                if h is not None:
+                    splash.append((o.uid, h))
+    return {"main": main, "counter": back, "splash": splash}

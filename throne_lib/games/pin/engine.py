@@ -627,6 +627,8 @@ def retreat_options(m: PinMatch, u: Unit) -> tuple[list[int], bool]:
     cells, never revisit a cell or the start, and end at the first safe cell: no enemy
     unit at distance ≤ 1 and a free slot (PIN-RETREAT-3, -4, -5)."""
     hand = m.rules.retreat_to_hand_from_own_line and u.cell in support_line(u.side)
+    enemy_cells = {e.cell for e in m.units() if e.side != u.side}
+    danger = {c for e in enemy_cells for c in m.board.within(e, 1)}
     seen = {u.cell}
     frontier = [u.cell]
     ends: list[int] = []
@@ -634,10 +636,10 @@ def retreat_options(m: PinMatch, u: Unit) -> tuple[list[int], bool]:
         nxt = []
         for c in frontier:
             for n in m.board.neighbours[c]:
-                if n in seen or m.enemy_in(u.side, n):
+                if n in seen or n in enemy_cells:
                     continue
                 seen.add(n)
-                if m.free_slot(n) and not m.enemy_near(u.side, n):
+                if n not in danger and m.free_slot(n):
                     ends.append(n)
                 else:
                     nxt.append(n)
