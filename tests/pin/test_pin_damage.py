@@ -53,7 +53,8 @@ LAYER_CASES = {
 @pytest.mark.parametrize("layer", list(LAYER_CASES))
 @pytest.mark.parametrize("dtype", TYPES)
 def test_layer_against_type(layer: str, dtype: str) -> None:
-    """PIN-DMG-19 (and -7, -8, -9, -10, -11, -12, -15, -16, -17, -18): ✓ acts, – passes."""
+    """PIN-DMG-19 with PIN-DMG-7 PIN-DMG-8 PIN-DMG-9 PIN-DMG-10 PIN-DMG-11 PIN-DMG-12 PIN-DMG-15
+    PIN-DMG-16 PIN-DMG-17 PIN-DMG-18: ✓ acts, – passes (ADS, pools, ward, reactive, armour)."""
     d, acts = LAYER_CASES[layer]
     hit = layer_pass(d, 20, dtype, R)
     assert hit.hp_loss == acts.get(dtype, 20), (layer, dtype, hit)
