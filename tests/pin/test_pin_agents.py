@@ -120,6 +120,8 @@ def test_scripted_moves_and_deploys(pos: PosFn) -> None:
     choice = ScriptedAgent().choose(m)
     assert choice.kind == "move" and choice.args[1] in ("008", "009")
     m = pos("hand 甲 anv_rifles anv_tanks\n", cp="4/16")
-    assert ScriptedAgent().choose(m) == PinAction("deploy", ("anv_tanks", "002"))  # 3 from 020, first
+    assert ScriptedAgent().choose(m) == PinAction(
+        "deploy", ("anv_tanks", "002")
+    )  # 3 from 020, first
     m = pos("unit u9 乙 aur_templars 008\nhand 甲 anv_rifles anv_militia\n", cp="4/16")
     assert ScriptedAgent().choose(m) == PinAction("deploy", ("anv_militia", "003"))

@@ -77,7 +77,9 @@ def test_pin_perft_counts(pdb: PinCardDB, name: str) -> None:
     counts = [perft(m, d) for d in range(1, data["depth"] + 1)]
     if counts != data["counts"]:
         now = divide(position(data, pdb), data["depth"])
-        moved = {a: (data["divide"].get(a), n) for a, n in now.items() if data["divide"].get(a) != n}
+        moved = {
+            a: (data["divide"].get(a), n) for a, n in now.items() if data["divide"].get(a) != n
+        }
         gone = sorted(set(data["divide"]) - set(now))
         pytest.fail(f"{name}: counts {data['counts']} -> {counts}; moved {moved}; gone {gone}")
 

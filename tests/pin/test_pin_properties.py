@@ -46,7 +46,9 @@ def _play(new_match, seed: int, rules: Rules = PIN_RULES) -> tuple[PinMatch, lis
     return m, log
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 10_000))
 def test_random_matches_end_and_conserve_cards(new_match, seed: int) -> None:  # type: ignore[no-untyped-def]
     """PIN-TURN-7: every match ends by round 30; no exception; cards conserved; HP ≤ max."""
