@@ -7,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from throne_lib.cards import CardTableError
 from throne_lib.games.pin.cards import COLUMNS, parse_pin_cards
 from throne_lib.games.pin.decks import (
     DeckError,
@@ -17,6 +16,7 @@ from throne_lib.games.pin.decks import (
     validate_deck,
 )
 from throne_lib.games.pin.rules import AIR_TYPES, DAMAGE_TYPES, RARITIES, SIZES, TYPES
+from throne_lib.games.throne.cards import CardTableError
 
 HEADER = ",".join(COLUMNS)
 

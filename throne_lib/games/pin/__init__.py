@@ -1,22 +1,15 @@
-"""PIN 架空战争: the 22-hex war game of RULES-PIN.md, on the kit's match protocol."""
+"""PIN 架空战争: the 22-hex war game of RULES-PIN.md, on the kit's match protocol.
 
-from throne_lib.games.pin.actions import PinAction, PinEvent, parse_action
-from throne_lib.games.pin.cards import PinCard, PinCardDB, load_pin_cards, parse_pin_cards
-from throne_lib.games.pin.hexes import BOARD, HexBoard
-from throne_lib.games.pin.match import PinMatch
-from throne_lib.games.pin.rules import PIN_RULES, Rules
+Importing this package registers the game with :mod:`throne_lib.kit.registry` and loads
+nothing else; the parts live in their modules: ``hexes`` (board), ``rules`` (parameters),
+``cards``/``words`` (card table and effect words), ``decks``, ``match`` (the protocol),
+``legal``/``engine``/``combat``/``effects`` (the rules), ``scenario`` (notation),
+``view`` (observation, resample, Chinese action text), ``agents``, ``ui_model``.
+"""
 
-__all__ = [
-    "BOARD",
-    "PIN_RULES",
-    "HexBoard",
-    "PinAction",
-    "PinCard",
-    "PinCardDB",
-    "PinEvent",
-    "PinMatch",
-    "Rules",
-    "load_pin_cards",
-    "parse_action",
-    "parse_pin_cards",
-]
+from throne_lib.games.pin.game import GAME
+from throne_lib.kit.registry import register
+
+register(GAME)
+
+__all__ = ["GAME"]

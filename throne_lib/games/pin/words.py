@@ -1,6 +1,6 @@
 """PIN's effect words: the registry the card table's ``keywords`` and ``effects`` use.
 
-The grammar is the project's effect language (:mod:`throne_lib.lang`: a
+The grammar is the project's effect language (:mod:`throne_lib.games.throne.lang` for now: a
 comma-separated list of calls parsed with :mod:`ast` against a whitelist, clauses
 ``trigger: call, call`` separated by ``;``); the words are this game's own::
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from throne_lib.games.pin.rules import DAMAGE_TYPES
-from throne_lib.lang import LangError, _elements, _expr, _int, _src
+from throne_lib.games.throne.lang import LangError, _elements, _expr, _int, _src
 
 # Keywords (PIN-KW-*): name -> (takes a number?, Chinese)
 KEYWORDS: dict[str, tuple[bool, str]] = {
