@@ -136,6 +136,13 @@ class PinCardDB(Mapping[str, PinCard]):
         """card id -> its keywords as a dict (a fast lookup for the engine)."""
         return {cid: {k: v for k, v in c.keywords if v} for cid, c in self.cards.items()}
 
+    def text(self, card_id: str) -> str:
+        """A card's Chinese text with generated cards named (生成1张侦察无人机)."""
+        out = self.cards[card_id].zh()
+        for cid, card in self.cards.items():
+            out = out.replace("{" + cid + "}", card.name)
+        return out
+
     def nations(self) -> list[str]:
         return sorted({c.nation for c in self.cards.values()})
 

@@ -333,7 +333,7 @@ def _play(m: PinMatch, card: str, target: str) -> None:
     eid = new_event(m)
     m.emit(
         "command",
-        f"{SIDE_NAMES[side]}使用指令{c.name}（{c.cost}）：{c.effects[0].zh()}",
+        f"{SIDE_NAMES[side]}使用指令{c.name}（{c.cost}）：{m.db.text(card)}",
         side=side,
         card=card,
         target=target,
@@ -366,7 +366,7 @@ def _counter(m: PinMatch, card: str, target: str) -> None:
     clause = c.effects[0]
     m.emit(
         "counter",
-        f"{SIDE_NAMES[side]}打出反制{c.name}（{c.cost}）：{clause.zh()}",
+        f"{SIDE_NAMES[side]}打出反制{c.name}（{c.cost}）：{m.db.text(card)}",
         side=side,
         card=card,
     )

@@ -191,7 +191,7 @@ def hand_view(m: PinMatch, seat: int) -> dict[str, Any]:
                 "card": cid,
                 "name": c.name,
                 "cost": c.cost,
-                "text": c.zh(),
+                "text": m.db.text(cid),
                 "dimmed": c.cost > obs["cp"][seat],
                 "deploy": cells,
                 "targets": [a.args[1] for a in mine if a.kind == "play"],

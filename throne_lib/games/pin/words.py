@@ -172,6 +172,8 @@ class Clause:
             return body
         if self.trigger == "counter":
             narrow = f"·{NARROWING[self.narrow]}" if self.narrow else ""
+            what = {"enemy_attack": "取消该次攻击", "enemy_command": "取消该指令"}
+            body = body.replace("取消该事件", what.get(self.counter_on, "取消该事件"))
             return f"反制【{COUNTER_TRIGGERS[self.counter_on]}{narrow}】：{body}"
         return f"{TRIGGERS[self.trigger]}：{body}"
 
