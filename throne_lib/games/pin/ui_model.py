@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from throne_lib.games.pin import combat
@@ -50,7 +51,7 @@ def cell_tint(cell: int) -> str:
     return NEUTRAL if side is None else SIDE_COLOURS[side]
 
 
-def hq_badge(obs: dict[str, Any], side: int, max_hp: int = 160) -> dict[str, Any]:
+def hq_badge(obs: Mapping[str, Any], side: int, max_hp: int = 160) -> dict[str, Any]:
     """PIN-UI-2: HP bar (HP/160) and keywords (ADS charges, shield pools)."""
     hq = obs["hqs"][side]
     marks = []
