@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.kit.registry import Game
+from throne_lib.kit.registry import Dashboard, Game
 
 if TYPE_CHECKING:
     from throne_lib.games.pin.cards import PinCardDB
@@ -85,4 +85,14 @@ GAME = Game(
     agents={"standard": _standard},
     default_agent="standard",
     rulebook="RULES-PIN.md",
+    dashboards=(
+        Dashboard(
+            "pin.ipynb",
+            "PIN 对战",
+            "PIN match",
+            "22格六边形棋盘：部署、激活、移动与攻击，与 AI 对战。",
+            "The 22-hex war game against the scripted AI, with the mouse.",
+        ),
+    ),
+    controller="throne_lib.games.pin.ui.widget:pin_app",
 )

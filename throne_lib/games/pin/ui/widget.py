@@ -50,7 +50,9 @@ class PinBoard(W.VBox):
         self.tempo = tempo
         self.seq = 0  # inputs handled (the page shows it for browser tests)
         self._task: asyncio.Task[None] | None = None
-        self.canvas = Canvas(width=WIDTH, height=HEIGHT)
+        self.canvas = Canvas(
+            width=WIDTH, height=HEIGHT, layout=W.Layout(width=f"{WIDTH}px", height=f"{HEIGHT}px")
+        )
         self.canvas.on_mouse_down(self._on_click)
         self.canvas.add_class("pin-canvas")
         self.top = W.HTML()
