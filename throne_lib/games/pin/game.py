@@ -93,6 +93,13 @@ GAME = Game(
             "22格六边形棋盘：部署、激活、移动与攻击，与 AI 对战。",
             "The 22-hex war game against the scripted AI, with the mouse.",
         ),
+        Dashboard(
+            "pin_cards.ipynb",
+            "PIN 卡牌设计",
+            "PIN card designer",
+            "在 cards-pin.csv 上设计你自己的国家：表格编辑、保存前校验、卡牌一览。",
+            "Design your own nation: edit cards-pin.csv, validated on save, with a gallery.",
+        ),
     ),
     controller="throne_lib.games.pin.ui.widget:pin_app",
 )
