@@ -4,12 +4,14 @@ hashes, and observations hide what they must (PIN-TURN-7, PIN-TURN-8, PIN-PARAM-
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from throne_lib.games.pin.actions import PinAction
 from throne_lib.games.pin.agents import RandomAgent
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES, Rules
@@ -36,13 +38,16 @@ def _play(new_match, seed: int, rules: Rules = PIN_RULES) -> tuple[PinMatch, lis
         if m.is_over:
             break
         action = (a0, a1)[m.current_seat].choose(m)
-        m.apply(action)
+        assert m.parse(action.text()) == action == PinAction.from_dict(action.to_dict())
+        events = m.apply(action)
+        json.dumps([e.to_dict() for e in events], ensure_ascii=False)  # logs can store them
         log.append(action.text())
         for s in (0, 1):
             assert _cards_accounted(m, s) == start[s]
         for u in m.state.units.values():
             assert u.hp <= u.max_hp
     assert m.is_over and m.state.round <= rules.round_limit
+    json.dumps([m.observation(0), m.observation(1)], ensure_ascii=False)
     return m, log
 
 

@@ -180,3 +180,25 @@ def test_defence_values_work_in_chaos(pos: PosFn) -> None:
     m = pos("unit u2 乙 anv_bomber 014 chaos=9\nunit u3 甲 anv_atgm 014 activated act=2\n")
     m.apply("attack u3 u2 导弹")
     assert m.unit(2).hp == 35 and m.unit(2).ads == 0
+
+
+def test_simultaneous_retreats_one_by_one(pos: PosFn, pdb) -> None:  # type: ignore[no-untyped-def]
+    """PIN-RETREAT-8: units told to retreat together go by cell, then slot: the first
+    unit's owner decides first, the second retreats from what is left."""
+    from throne_lib.games.pin.cards import parse_pin_cards
+
+    extra = "tst_push,推挤,辉穹圣约,指令,普通,,,1,,,,,,,,play: retreat(enemy_cell)\n"
+    db = parse_pin_cards(pdb.source + extra)
+    m = pos(
+        """
+        unit u2 甲 anv_rifles 014
+        unit u3 甲 anv_militia 014
+        hand 乙 tst_push
+        """,
+        active="乙",
+        db=db,
+    )
+    m.apply("play tst_push 014")
+    assert m.state.pending.kind == "retreat" and m.state.pending.data["uid"] == 2
+    m.apply("retreat u2 008")
+    assert m.state.pending.data["uid"] == 3 and m.unit(2).cell == 8

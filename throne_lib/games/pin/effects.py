@@ -136,6 +136,14 @@ def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
     if not targets:
         m.emit("no_target", f"{call.zh()}：目标已不在，跳过")
         return True
+    if n == "retreat":  # PIN-RETREAT-8: one by one, by cell number, then slot
+        from throne_lib.games.pin import engine
+
+        units = [u for u in targets if not u.is_hq]
+        for u in units:
+            m.emit("retreat_order", f"{m.name(u.uid)}被命令撤退", unit=u.uid)
+        engine.push(m, *[("retreat", u.uid) for u in units])
+        return True
     for u in targets:
         _act(m, ctx, call, u)
     if n == "damage":
@@ -144,7 +152,6 @@ def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
 
 
 def _act(m: PinMatch, ctx: Ctx, call: Call, u: Unit) -> None:
-    from throne_lib.games.pin import engine
 
     n, a = call.name, call.args
     c = m.card(u)
@@ -157,9 +164,6 @@ def _act(m: PinMatch, ctx: Ctx, call: Call, u: Unit) -> None:
         st = m.state
         u.chaos_until = st.turn + (2 if st.active == u.side else 1)
         m.emit("chaos", f"{m.name(u.uid)}陷入混乱（至第{u.chaos_until}回合结束）", unit=u.uid)
-    elif n == "retreat" and not u.is_hq:
-        m.emit("retreat_order", f"{m.name(u.uid)}被命令撤退", unit=u.uid)
-        engine.push(m, ("retreat", u.uid))
     elif n == "heal":
         u.hp = min(u.max_hp, u.hp + int(a[0]))
         m.emit("heal", f"{m.name(u.uid)}恢复{a[0]}点生命值（{u.hp}/{u.max_hp}）", unit=u.uid)
