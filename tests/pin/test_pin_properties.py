@@ -113,3 +113,21 @@ def test_observation_hides_opponent_hand_and_decks(new_match) -> None:  # type: 
             assert sample.observation(0) == obs
             assert sorted(sample.state.hands[0]) == sorted(m.state.hands[0])
         m.apply(agents[m.current_seat].choose(m))
+
+
+def test_registry_match_is_rebuilt_from_its_json_setup() -> None:
+    """PIN-PARAM-1: a match's setups and rule overrides are JSON and rebuild it."""
+    from throne_lib.games.pin.rules import PIN_RULES as R
+    from throne_lib.kit import registry
+
+    game = registry.get("pin")
+    m = game.new(["anvil", "aurora"], seed=9, rules=dataclasses.replace(R, round_limit=4))
+    agent = RandomAgent(1)
+    for _ in range(60):
+        if not m.is_over:
+            m.apply(agent.choose(m))
+    data = json.loads(json.dumps({"setups": m.setups, "options": m.options}))
+    again = game.new(data["setups"], 9, **data["options"])
+    for a in m.history:
+        again.apply(a.text())
+    assert again.hash() == m.hash() and again.rules.round_limit == 4

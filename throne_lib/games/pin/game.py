@@ -30,16 +30,78 @@ def _cards(options: Mapping[str, Any]) -> PinCardDB:
     return db if db is not None else load_pin_cards()
 
 
-def new_match(setups: Sequence[PinDeck], seed: int, options: Mapping[str, Any]) -> PinMatch:
-    """Seat 0 plays side 甲 (HQ 003), seat 1 side 乙 (HQ 020); decks are checked first."""
+def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> PinMatch:
+    """Seat 0 plays side 甲 (HQ 003), seat 1 side 乙 (HQ 020); decks are checked first.
+
+    A setup is a :class:`PinDeck`, a deck dict (``deck_dict``), a deck file or a starter
+    name; ``options["rules"]`` a :class:`Rules` or a dict of overrides. The match keeps
+    JSON-able ``setups`` and ``options`` so a log can rebuild it."""
+    import dataclasses
+
     from throne_lib.games.pin.decks import check_deck
     from throne_lib.games.pin.match import PinMatch
-    from throne_lib.games.pin.rules import PIN_RULES
+    from throne_lib.games.pin.rules import PIN_RULES, Rules
 
     db = _cards(options)
     rules = options.get("rules", PIN_RULES)
-    a, b = (check_deck(db, d, rules) for d in setups)
-    return PinMatch.new(db, (a.hq, b.hq), (a.cards, b.cards), seed, rules)
+    if isinstance(rules, Mapping):
+        rules = rules_from_dict(rules)
+    assert isinstance(rules, Rules)
+    a, b = (check_deck(db, setup_deck(s), rules) for s in setups)
+    m = PinMatch.new(db, (a.hq, b.hq), (a.cards, b.cards), seed, rules)
+    m.setups = [deck_dict(a), deck_dict(b)]
+    overrides = {k: v for k, v in dataclasses.asdict(rules).items() if v != getattr(PIN_RULES, k)}
+    m.options = {"rules": json_safe(overrides)} if overrides else {}
+    return m
+
+
+def json_safe(value: Any) -> Any:
+    """Tuples to lists, recursively (rule fields are tuples)."""
+    if isinstance(value, tuple | list):
+        return [json_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    return value
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Any:
+    """Rules from a dict of overrides (lists back to tuples)."""
+    import dataclasses
+
+    from throne_lib.games.pin.rules import PIN_RULES
+
+    def tup(v: Any) -> Any:
+        return tuple(tup(x) for x in v) if isinstance(v, list) else v
+
+    return dataclasses.replace(PIN_RULES, **{k: tup(v) for k, v in data.items()})
+
+
+def deck_dict(deck: PinDeck) -> dict[str, Any]:
+    return {
+        "name": deck.name,
+        "main": deck.main,
+        "ally": deck.ally,
+        "hq": deck.hq,
+        "cards": list(deck.cards),
+    }
+
+
+def setup_deck(setup: Any) -> PinDeck:
+    from throne_lib.games.pin.decks import PinDeck
+
+    if isinstance(setup, PinDeck):
+        return setup
+    if isinstance(setup, str):
+        return resolve_setup(setup)
+    if isinstance(setup, Mapping):
+        return PinDeck(
+            str(setup.get("name", "deck")),
+            str(setup["main"]),
+            str(setup["hq"]),
+            tuple(setup["cards"]),
+            str(setup.get("ally", "")),
+        )
+    raise ValueError(f"a PIN setup is a deck, a deck file or a starter name, not {setup!r}")
 
 
 def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[PinDeck]:

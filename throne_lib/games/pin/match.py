@@ -23,10 +23,16 @@ from throne_lib.kit.protocol import IllegalAction
 class PinMatch:
     """One match of PIN 架空战争 for two seats: 0 = side 甲 (HQ 003), 1 = side 乙 (HQ 020)."""
 
+    game = "pin"  # the registry name (logs and the simulator read it)
+
     def __init__(self, db: PinCardDB, rules: Rules, state: State) -> None:
         self.db = db
         self.rules = rules
         self.state = state
+        self.seed = 0
+        self.setups: list[dict[str, Any]] = []  # JSON-able decks (logs rebuild from them)
+        self.options: dict[str, Any] = {}  # JSON-able options (rule overrides)
+        self.history: list[PinAction] = []
         self.board: HexBoard = MIRROR_BOARD if rules.mirror_board else BOARD
         self._events: list[PinEvent] = []
         self._cache: list[PinAction] | None = None
@@ -57,6 +63,7 @@ class PinMatch:
                 engine.draw(m, side)
         st.pending = Decision("mulligan", 0)
         m._events.clear()
+        m.seed = seed
         return m
 
     def place_hq(self, side: int, card_id: str) -> Unit:
@@ -101,6 +108,7 @@ class PinMatch:
         self._cache = None
         engine.perform(self, action)  # legal, so nothing below raises by design
         engine.run(self)
+        self.history.append(action)
         out, self._events = self._events, []
         return out
 
@@ -126,7 +134,10 @@ class PinMatch:
         return parse_action(text)
 
     def copy(self) -> PinMatch:
-        return PinMatch(self.db, self.rules, self.state.clone())
+        out = PinMatch(self.db, self.rules, self.state.clone())
+        out.seed, out.setups, out.options = self.seed, self.setups, self.options
+        out.history = list(self.history)
+        return out
 
     def hash(self) -> str:
         st = self.state
