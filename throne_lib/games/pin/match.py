@@ -141,7 +141,9 @@ class PinMatch:
 
     def hash(self) -> str:
         st = self.state
-        blob = repr((st.key(), st.rng.getstate()[1][:8], self.db.hash)).encode()
+        blob = repr(
+            (st.key(), hash(st.rng.getstate()[1]), self.db.hash)
+        ).encode()  # int hashing is stable
         return hashlib.sha256(blob).hexdigest()[:16]
 
     def returns(self) -> list[float]:
