@@ -29,6 +29,9 @@ class PinDeck:
     ally: str = ""
     source: str = field(default="", compare=False)
 
+    def __str__(self) -> str:
+        return self.name
+
 
 @dataclass(frozen=True)
 class DeckProblem:

@@ -104,12 +104,9 @@ def setup_deck(setup: Any) -> PinDeck:
     raise ValueError(f"a PIN setup is a deck, a deck file or a starter name, not {setup!r}")
 
 
-def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[PinDeck]:
-    """The rulebook's starter decks, 铁砧联邦 against 辉穹圣约 (PIN-START-3)."""
-    from throne_lib.games.pin.decks import starter_decks
-
-    decks = starter_decks()
-    return [decks["anvil"], decks["aurora"]][:n]
+def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
+    """The rulebook's starter decks by name, 铁砧联邦 against 辉穹圣约 (PIN-START-3)."""
+    return ["anvil", "aurora"][:n]
 
 
 def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> PinDeck:
@@ -124,6 +121,13 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> PinDec
         return load_deck(starter)
     known = ", ".join(sorted(p.stem for p in DECK_DIR.glob("*.deck")))
     raise ValueError(f"no PIN deck {word!r}: give a deck file or one of {known}")
+
+
+def parse_table(text: str) -> Any:
+    """Card-table text -> PinCardDB (CardTableError lists FILE:ROW:COLUMN problems)."""
+    from throne_lib.games.pin.cards import parse_pin_cards
+
+    return parse_pin_cards(text)
 
 
 def _standard(seed: int = 0, **params: Any) -> Any:
@@ -164,4 +168,6 @@ GAME = Game(
         ),
     ),
     controller="throne_lib.games.pin.ui.widget:pin_app",
+    parse_table=parse_table,
+    cli="throne_lib.games.pin.cli:CLI",
 )
