@@ -16,7 +16,7 @@ from throne_lib.games.pin.decks import (
     validate_deck,
 )
 from throne_lib.games.pin.rules import AIR_TYPES, DAMAGE_TYPES, RARITIES, SIZES, TYPES
-from throne_lib.games.throne.cards import CardTableError
+from throne_lib.kit.tables import TableError as CardTableError
 
 HEADER = ",".join(COLUMNS)
 

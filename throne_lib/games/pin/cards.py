@@ -1,7 +1,7 @@
 """The PIN card table ``cards-pin.csv`` -> an immutable :class:`PinCardDB` (PIN-CARD-*).
 
 Every problem is collected and raised at once as one
-:class:`~throne_lib.games.throne.cards.CardTableError`, one ``file:row:column: message`` per line
+:class:`~throne_lib.kit.tables.TableError`, one ``file:row:column: message`` per line
 (ROW is the spreadsheet row: the header is row 1).
 """
 
@@ -35,7 +35,7 @@ from throne_lib.games.pin.words import (
     parse_effects,
     parse_keywords,
 )
-from throne_lib.games.throne.cards import CardTableError
+from throne_lib.kit.tables import TableError as CardTableError
 
 COLUMNS = (
     "id",

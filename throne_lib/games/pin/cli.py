@@ -43,7 +43,7 @@ def deck_check(args: argparse.Namespace) -> int:
 
 
 def cards_check(args: argparse.Namespace) -> int:
-    from throne_lib.games.throne.cards import CardTableError
+    from throne_lib.kit.tables import TableError as CardTableError
 
     try:
         db = _db(args)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from throne_lib.carddiff import Sheet, diff_tables, write_atomic
 from throne_lib.games.pin.cards import DEFAULT_PATH, PinCardDB, parse_pin_cards
-from throne_lib.games.throne.cards import CardTableError
+from throne_lib.kit.tables import TableError as CardTableError
 
 
 class PinCardDesigner(W.VBox):
