@@ -55,14 +55,19 @@ def test_cli_deck_and_cards_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--game", "pin", "cards", "check"]) == 0
 
 
-def test_simulate_rows(tmp_path: Path) -> None:
-    """`throne simulate --game pin -n 2 --out FILE` writes one row per match."""
+def test_simulate_rows_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`throne simulate --game pin -n 2 --out FILE` writes one row per match;
+    `throne report --game pin FILE` prints win rates with intervals."""
     import pandas as pd
 
     out = tmp_path / "p.parquet"
     assert main(["simulate", "--game", "pin", "-n", "2", "--out", str(out)]) == 0
     df = pd.read_parquet(out)
     assert len(df) == 2 and set(df["game"]) == {"pin"} and set(df["甲_setup"]) == {"anvil"}
+    capsys.readouterr()
+    assert main(["report", "--game", "pin", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "win rate per seat" in text and "anvil" in text
 
 
 def test_kit_search_agent_plays_pin(new_match) -> None:  # type: ignore[no-untyped-def]
