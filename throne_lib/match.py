@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from throne_lib.actions import Action, Event
 from throne_lib.board import SIDE_NAMES, Geometry
 from throne_lib.cards import CardDB
-from throne_lib.engine import Engine
+from throne_lib.engine import Engine, opening_pool
 from throne_lib.explain import explain_illegal
 from throne_lib.legal import legal_actions
 from throne_lib.rules import DEFAULT_RULES, Rules
@@ -124,9 +124,7 @@ class Match:
             s = sides[side]
             s.deck = list(setup.deck)
             state.rng.shuffle(s.deck)
-            s.opening_pool = tuple(
-                c.id for c in db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
-            )
+            s.opening_pool = opening_pool(db, s.race)
             cls._place_throne(eng, side)
         for side in (state.first, 1 - state.first):
             cls._deal_opening(eng, side)

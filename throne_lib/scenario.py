@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from throne_lib.board import SIDE_NAMES
 from throne_lib.cards import CardDB
-from throne_lib.engine import Engine
+from throne_lib.engine import Engine, opening_pool
 from throne_lib.match import Match, SideSetup
 from throne_lib.rules import DEFAULT_RULES, Rules
 from throne_lib.state import BARRACKS, OVER, PHASES_ALL, THRONE, SideState, State, Unit
@@ -145,9 +145,7 @@ def load_scenario(
                 "(whole numbers; stats as key:N,key:N)"
             ) from None
         s.founded = _list(opts.get("founded", ""))
-        default_pool = tuple(
-            c.id for c in db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
-        )
+        default_pool = opening_pool(db, s.race)
         s.opening_pool = tuple(_list(opts["pool"])) if "pool" in opts else default_pool
         sides.append(s)
     state = State(rules.cells, sides, num("seed", 0))
@@ -215,8 +213,7 @@ def _throne(eng: Engine, side: int, cell: int) -> Unit:
     t.move = 0
     t.range = general.range
     if eng.state.marched:
-        t.attack = general.attack + eng.rules.march_attack_bonus
-        t.move = general.move + eng.rules.march_move_bonus
+        eng.march_throne(t)
     return t
 
 
@@ -310,10 +307,7 @@ def to_text(match: Match) -> str:
                 opts.append(f"{key}={value}")
         if s.founded:
             opts.append("founded=" + ",".join(s.founded))
-        default_pool = tuple(
-            c.id for c in eng.db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
-        )
-        if s.opening_pool != default_pool:
+        if s.opening_pool != opening_pool(eng.db, s.race):
             opts.append("pool=" + ",".join(s.opening_pool))
         if s.name_uses:
             opts.append("uses=" + ",".join(f"{k}:{v}" for k, v in sorted(s.name_uses.items())))
