@@ -14,9 +14,9 @@ from collections import Counter
 import pytest
 
 from throne_lib import CardDB, IllegalAction, Match, SideSetup
-from throne_lib.decks import DECKS_DIR, load_deck, validate_deck
-from throne_lib.scenario import ScenarioError, load_scenario, to_text
-from throne_lib.state import Unit
+from throne_lib.games.throne.decks import DECKS_DIR, load_deck, validate_deck
+from throne_lib.games.throne.scenario import ScenarioError, load_scenario, to_text
+from throne_lib.games.throne.state import Unit
 
 
 def load(db: CardDB, text: str) -> Match:
