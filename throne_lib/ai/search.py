@@ -39,6 +39,7 @@ def determinize(match: Match, side: int, rng: random.Random) -> Match:
     n = len(opp.hand)
     opp.hand, opp.deck = pool[:n], pool[n:]
     rng.shuffle(st.sides[side].deck)
+    m.touch()  # the state was edited directly: no cached hash or legal actions
     return m
 
 

@@ -446,6 +446,7 @@ class StandardAgent:
             return None
         best: Action | None = None
         best_gain = 0.05
+        here: dict[int, float] = {}  # the pull where each unit stands, once per unit
         for a in legal:
             if a.kind != "move":
                 continue
@@ -453,7 +454,9 @@ class StandardAgent:
             assert u is not None
             if u.kind == THRONE or u.peasant or u.attack <= 0:
                 continue
-            gain = self._pull(eng, u, a.target, targets) - self._pull(eng, u, a.cell, targets)
+            if a.cell not in here:
+                here[a.cell] = self._pull(eng, u, a.cell, targets)
+            gain = self._pull(eng, u, a.target, targets) - here[a.cell]
             if gain > best_gain:
                 best, best_gain = a, gain
         return best
