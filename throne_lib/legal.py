@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from throne_lib.actions import Action
 from throne_lib.board import Geometry
+from throne_lib.cards import Card
 from throne_lib.effects import chosen_cells
 from throne_lib.engine import Engine
+from throne_lib.lang import Clause
 from throne_lib.state import BARRACKS, CAPTAIN, MAIN, OPEN_FOUND, OPEN_REPLACE, THRONE, Unit
 
 _ACTIONS: dict[tuple[str, int, int, str], Action] = {}
@@ -33,6 +35,20 @@ def act(kind: str, cell: int = -1, target: int = -1, card: str = "") -> Action:
             _ACTIONS.clear()
         a = _ACTIONS[key] = Action(kind, cell, target, card)
     return a
+
+
+_FACTS: dict[str, tuple[Card, bool, str | None, Clause | None]] = {}
+
+
+def _facts(card: Card) -> tuple[bool, str | None, Clause | None]:
+    """``card.draw_only``, ``card.play_target``, ``card.skill``, read once per card object
+    (a card is immutable; another table's card of the same id is read afresh)."""
+    hit = _FACTS.get(card.id)
+    if hit is None or hit[0] is not card:
+        if len(_FACTS) >= 100_000:
+            _FACTS.clear()
+        hit = _FACTS[card.id] = (card, card.draw_only, card.play_target, card.skill)
+    return hit[1], hit[2], hit[3]
 
 
 _PAIRS: dict[tuple[str, int, int], tuple[tuple[Action, ...], ...]] = {}
@@ -204,9 +220,9 @@ def play_targets(eng: Engine, card_id: str, scan: Scan | None = None) -> list[in
     if scan is None or scan.side != side:
         scan = Scan(eng, side)
     if card.kind == "spell":
-        if card.draw_only and len(s.hand) >= eng.rules.hand_limit:
+        draw_only, chosen, _ = _facts(card)
+        if draw_only and len(s.hand) >= eng.rules.hand_limit:
             return []
-        chosen = card.play_target
         return scan.chosen_cells(chosen) if chosen else [-1]
     empty = scan.empty_half()
     if card.kind == BARRACKS:  # R-BARRACKS-1, R-BARRACKS-6
@@ -245,7 +261,7 @@ def skill_actions(eng: Engine, u: Unit, scan: Scan | None = None) -> list[Action
     if u.kind not in (THRONE, "general") or u.acted or u.attacked:
         return []
     st = eng.state
-    clause = eng.db[u.card].skill
+    clause = _facts(eng.db[u.card])[2]
     if clause is None:
         return []
     if u.kind == THRONE and st.sides[u.side].skill_cooldown > 0:

@@ -77,9 +77,8 @@ class LegalActions(Sequence[Action]):
         return iter(self._list)
 
     def __contains__(self, a: object) -> bool:
-        for x in self._list:
-            if x is a:
-                return True
+        if id(a) in map(id, self._list):  # the very object, compared in C
+            return True
         if self._set is None:
             self._set = frozenset(self._list)
         return a in self._set
