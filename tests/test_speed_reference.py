@@ -2,7 +2,7 @@
 matches (issue 16: speed without changing a single result).
 
 - ``legal_actions()``: the engine lists a side's actions with shared per-listing work
-  (:class:`throne_lib.legal.Scan`), shared :class:`Action` objects and cached reach
+  (:class:`throne_lib.games.throne.legal.Scan`), shared :class:`Action` objects and cached reach
   tables; the reference here asks the same rule functions one card and one unit at a
   time, from scratch, and builds fresh ``Action`` objects. Both read the same rule
   predicates, so a rule change reaches both; what is compared is the speed machinery.
@@ -27,11 +27,11 @@ import os
 import pytest
 
 from throne_lib import CardDB, Match, SideSetup
-from throne_lib.actions import Action
 from throne_lib.agents import RandomAgent
-from throne_lib.board import geometry
-from throne_lib.engine import Engine
-from throne_lib.legal import (
+from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.board import geometry
+from throne_lib.games.throne.engine import Engine
+from throne_lib.games.throne.legal import (
     attack_targets,
     build_actions,
     legal_actions,
@@ -42,7 +42,7 @@ from throne_lib.legal import (
     summon_actions,
     turn_actions,
 )
-from throne_lib.state import BARRACKS, MAIN, State, Unit
+from throne_lib.games.throne.state import BARRACKS, MAIN, State, Unit
 
 MATCHES = int(os.environ.get("THRONE_REFERENCE_MATCHES", "40"))
 RACES = ("human", "goblin", "demon", "undead", "beast", "elf")
