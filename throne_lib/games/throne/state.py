@@ -263,7 +263,8 @@ class State:
 
     def copy(self) -> State:
         new = State.__new__(State)
-        new.board = [u.copy() if u is not None else None for u in self.board]
+        copy_unit = _copy_unit
+        new.board = [copy_unit(u) if u is not None else None for u in self.board]
         new.sides = [s.copy() for s in self.sides]
         new.round = self.round
         new.turn = self.turn

@@ -230,6 +230,7 @@ class StandardAgent:
         mana = st.sides[side].mana
         best: Action | None = None
         best_key = (-1e9, -1e9)
+        values: dict[str, float] = {}  # one soldier card is offered on several cells
         for a in legal:
             if bought_only and a.kind in ("summon", "captain"):
                 b = st.board[a.cell]
@@ -239,10 +240,10 @@ class StandardAgent:
                 card = match.db[a.card]
                 if card.kw("peasant") == 0 and mana - card.cost < reserve:
                     continue
-                key = (
-                    self._summon_value(match, card),
-                    self._place_score(eng, side, card, a.target),
-                )
+                value = values.get(a.card)
+                if value is None:
+                    value = values[a.card] = self._summon_value(match, card)
+                key = (value, self._place_score(eng, side, card, a.target))
             elif a.kind == "captain":
                 b = match.state.board[a.cell]
                 assert b is not None
