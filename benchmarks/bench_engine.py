@@ -27,9 +27,9 @@ from bench_ai import scaling, standard_matches
 
 import throne_lib
 from throne_lib import Match, SideSetup, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.legal import legal_actions
+from throne_lib.kit.agents import RandomAgent
 
 # The clock of the playout and per-call figures: wall time by default, CPU time of this
 # process with --clock cpu (the one-core figure when other jobs share the machine).
