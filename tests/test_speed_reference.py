@@ -27,7 +27,6 @@ import os
 import pytest
 
 from throne_lib import CardDB, Match, SideSetup
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.board import geometry
 from throne_lib.games.throne.engine import Engine
@@ -43,6 +42,7 @@ from throne_lib.games.throne.legal import (
     turn_actions,
 )
 from throne_lib.games.throne.state import BARRACKS, MAIN, State, Unit
+from throne_lib.kit.agents import RandomAgent
 
 MATCHES = int(os.environ.get("THRONE_REFERENCE_MATCHES", "40"))
 RACES = ("human", "goblin", "demon", "undead", "beast", "elf")
