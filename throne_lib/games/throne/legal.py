@@ -16,7 +16,7 @@ from __future__ import annotations
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.board import Geometry
 from throne_lib.games.throne.cards import Card
-from throne_lib.games.throne.effects import chosen_cells
+from throne_lib.games.throne.effects import chosen_cells, destroys_chosen
 from throne_lib.games.throne.engine import Engine
 from throne_lib.games.throne.lang import Clause
 from throne_lib.games.throne.state import (
@@ -191,7 +191,7 @@ class Scan:
         self.taunt_rows = _taunt_rows(eng, 1 - side)
         self.moves = _pairs("move", eng.geo)
         self.attacks = _pairs("attack", eng.geo)
-        self._chosen: dict[str, list[int]] = {}
+        self._chosen: dict[tuple[str, bool], list[int]] = {}
         self._empty: list[int] | None = None
         self._captains: dict[str, list[str]] = {}
 
@@ -202,10 +202,11 @@ class Scan:
             pool = self._captains[b.card] = self.eng.captain_pool(b)
         return pool
 
-    def chosen_cells(self, selector: str) -> list[int]:
-        cells = self._chosen.get(selector)
+    def chosen_cells(self, selector: str, destroys: bool = False) -> list[int]:
+        key = (selector, destroys)
+        cells = self._chosen.get(key)
         if cells is None:
-            cells = self._chosen[selector] = chosen_cells(self.eng, self.side, selector)
+            cells = self._chosen[key] = chosen_cells(self.eng, self.side, selector, destroys)
         return cells
 
     def empty_half(self) -> list[int]:
@@ -228,10 +229,14 @@ def play_targets(eng: Engine, card_id: str, scan: Scan | None = None) -> list[in
     if scan is None or scan.side != side:
         scan = Scan(eng, side)
     if card.kind == "spell":
-        draw_only, chosen, _ = _facts(card)
+        draw_only, _, _ = _facts(card)
         if draw_only and len(s.hand) >= eng.rules.hand_limit:
             return []
-        return scan.chosen_cells(chosen) if chosen else [-1]
+        clause = card.target_clause
+        if clause is None:
+            return [-1]
+        assert clause.chosen is not None
+        return scan.chosen_cells(clause.chosen, destroys_chosen(clause))
     empty = scan.empty_half()
     if card.kind == BARRACKS:  # R-BARRACKS-1, R-BARRACKS-6
         own = [u.cell for u in board if u is not None and u.side == side and u.kind == BARRACKS]
@@ -280,7 +285,8 @@ def skill_actions(eng: Engine, u: Unit, scan: Scan | None = None) -> list[Action
     if clause.chosen:
         if scan is None or scan.side != u.side:
             scan = Scan(eng, u.side)
-        return [act("skill", u.cell, t) for t in scan.chosen_cells(clause.chosen)]
+        targets = scan.chosen_cells(clause.chosen, destroys_chosen(clause))
+        return [act("skill", u.cell, t) for t in targets]
     return [act("skill", u.cell)]
 
 
