@@ -48,9 +48,14 @@ class SideSetup:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> SideSetup:
-        deck = data.get("deck", [])
-        assert isinstance(deck, list)
-        return cls(str(data["general"]), tuple(str(c) for c in deck))
+        if not isinstance(data, dict):
+            raise ValueError(f"a side setup is an object, got {type(data).__name__}")
+        general, deck = data.get("general"), data.get("deck", [])
+        if not isinstance(general, str):
+            raise ValueError(f"a side setup's general is a card id, got {general!r:.40}")
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise ValueError(f"a side setup's deck is a list of card ids, got {deck!r:.40}")
+        return cls(general, tuple(deck))
 
     @classmethod
     def signature(cls, db: CardDB, race_or_general: str) -> SideSetup:
@@ -256,9 +261,10 @@ class Match:
         """Carry out a legal action and return its events; raise :class:`IllegalAction`
         (naming the rule) and leave the match unchanged otherwise."""
         a = self.parse(action) if isinstance(action, str) else action
+        if not isinstance(a, Action):
+            raise TypeError(f"apply() takes an Action or its text, got {type(a).__name__}")
         if a not in self.legal_actions():
-            rule, reason = explain_illegal(self.eng, a)
-            raise IllegalAction(a.text(self.geo), rule, reason)
+            raise IllegalAction(a.text(self.geo), *self._why_illegal(a))
         self.eng.events = []
         self._legal = None
         self._hash = None
@@ -267,6 +273,18 @@ class Match:
         events = self.eng.events
         self.eng.events = []
         return events
+
+    def _why_illegal(self, a: Action) -> tuple[str, str]:
+        """The rule ``a`` breaks. Off-board cells are answered here, before the
+        explanation indexes the board; the explanation never turns a refusal into a crash."""
+        size = self.geo.size
+        for cell in (a.cell, a.target):
+            if not -1 <= cell < size:
+                return "R-BOARD-6", f"cell {cell} is off the board (cells are 0..{size - 1})"
+        try:
+            return explain_illegal(self.eng, a)
+        except Exception:  # a gap in the explanation must not hide the refusal
+            return "R-TURN-12", "not legal in this position"
 
     def touch(self) -> None:
         """Forget the cached legal actions and hash after a direct edit of the state."""
