@@ -118,6 +118,20 @@ class CastleMatch:
         return CastleMatch(state=resample_state(self.state, seat, rng))
 
     # --- conveniences for UI and tests ----------------------------------------------
+    @classmethod
+    def from_scenario(
+        cls, text: str, rules: CastleRules | None = None, cards: CastleCards | None = None
+    ) -> CastleMatch:
+        """A match from scenario notation (see :mod:`.scenario`)."""
+        from throne_lib.games.castle.scenario import from_text
+
+        return cls(state=from_text(text, cards or default_cards(), rules))
+
+    def to_scenario(self) -> str:
+        from throne_lib.games.castle.scenario import to_text
+
+        return to_text(self.state)
+
     def log_lines(self, seat: int | None = None) -> list[str]:
         return [e.seen_by(seat) for e in self.state.log]
 

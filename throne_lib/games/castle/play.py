@@ -108,8 +108,8 @@ def play_answer(s: State, pr: Prompt, act: Act) -> None:
     elif act.kind == "magic":
         from throne_lib.games.castle.magic import cast
 
-        cast(s, seat, act)
         push(s, *after)
+        cast(s, seat, act)
     elif act.kind == "skill":
         from throne_lib.games.castle.skills import use_skill
 

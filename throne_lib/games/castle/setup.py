@@ -41,6 +41,10 @@ def new_state(cards: CastleCards, rules: CastleRules, players: int, seed: int) -
     for p in ps:
         log(s, "identity", f"{p.seat}号座位获得身份", p.seat, f"你的身份：{ROLE_ZH[p.role]}")
     s.hero_pool = [c.id for c in cards.of("hero") for _ in range(c.count)]
+    # CH-SETUP-7: the soldier supply and the (not yet shuffled) deck hold the rest of the box
+    s.supply = [c.id for c in cards.of("special_soldier", "soldier") for _ in range(c.count)]
+    rest = [c for c in cards.values() if c.kind == "basic" or c.family in ("equipment", "magic")]
+    s.deck = [c.id for c in rest for _ in range(c.count)]
     order = s.clockwise_from(lord, include=True)
     offers = [
         ("offer_hero", q, rules.lord_hero_offer if q == lord else rules.hero_offer) for q in order
@@ -83,11 +87,6 @@ def _pick_answer(s: State, pr: Prompt, act: Act) -> None:
 def _prep_start(s: State) -> None:
     s.set_aside.extend(s.hero_pool)
     s.hero_pool = []
-    s.supply = [c.id for c in s.cards.of("special_soldier", "soldier") for _ in range(c.count)]
-    rest = [
-        c.id for c in s.cards.values() if c.kind in ("basic",) or c.family in ("equipment", "magic")
-    ]
-    s.deck = [cid for cid in rest for _ in range(s.cards[cid].count)]
     s.rng.shuffle(s.deck)  # CH-SETUP-7
     s.stage = "prep"
     log(s, "prep", "备战阶段开始")
