@@ -104,8 +104,16 @@ def _broken(old: str, new: str) -> str:
     ("old", "new", "where"),
     [
         ("archer,弓箭手,,special_soldier,2,3", "archer,弓箭手,,special_soldier,two,3", ":13:hp:"),
-        ("imp,小恶魔,,special_soldier,1,2,1,curse", "imp,小恶魔,,special_soldier,1,2,1,hex", ":14:traits:"),
-        ("goblin,地精,,soldier,1,1,1,cowardly(0.5),6", "goblin,地精,,soldier,1,1,1,cowardly,6", ":19:traits:"),
+        (
+            "imp,小恶魔,,special_soldier,1,2,1,curse",
+            "imp,小恶魔,,special_soldier,1,2,1,hex",
+            ":14:traits:",
+        ),
+        (
+            "goblin,地精,,soldier,1,1,1,cowardly(0.5),6",
+            "goblin,地精,,soldier,1,1,1,cowardly,6",
+            ":19:traits:",
+        ),
         ("knight,骑士,,soldier,3,5,3", "knight,骑士,,soldier,3,5,far", ":24:range:"),
         ("mana,魔,,basic", "mana,魔,,basics", ":27:kind:"),
         ("heal,愈,,basic,,,,heal(1),20", "heal,愈,,basic,,,,heal(1),21", ":-1:"),

@@ -9,7 +9,12 @@ from throne_lib.games.castle import CastleRules
 def test_li_wei_fireball_contiguous_three() -> None:
     """CH-HERO-2 / CH-HERO-17: pay 3 魔, up to three contiguous units outside the group,
     1 magic damage each, 无豁免; CH-SEAT-7 contiguity."""
-    m = scen("lord li_wei hand=mana,mana,conjured_mana", "enemy tang_na soldiers=militia,goblin", "enemy bai_pa", "enemy di_shi")
+    m = scen(
+        "lord li_wei hand=mana,mana,conjured_mana",
+        "enemy tang_na soldiers=militia,goblin",
+        "enemy bai_pa",
+        "enemy di_shi",
+    )
     sets = [tuple(a.args[1:]) for a in m.legal_actions() if a.args[:1] == ("fireball",)]
     assert ("h1", "s1", "s2") in sets and ("h1", "h2") in sets
     assert not any("s1" in c and "h2" in c and "h1" not in c for c in sets)
@@ -24,7 +29,13 @@ def test_li_wei_mana_as_heal_anytime() -> None:
     m = scen("lord li_wei hp=2/4 hand=mana", "enemy tang_na", "enemy bai_pa", "enemy di_shi")
     do(m, "heal h0 mana")
     assert P(m, 0).hp == 3 and P(m, 0).paid_mana == []
-    m2 = scen("lord tang_na hand=sword", "enemy bai_pa", "enemy li_wei hand=mana", "enemy di_shi hp=1/3", turn=0)
+    m2 = scen(
+        "lord tang_na hand=sword",
+        "enemy bai_pa",
+        "enemy li_wei hand=mana",
+        "enemy di_shi hp=1/3",
+        turn=0,
+    )
     P(m2, 0).hand = ["sword"]
     m2.state.players[0].equip = {}
     do(m2, "attack h3 0 sword")
@@ -36,7 +47,12 @@ def test_li_wei_mana_as_heal_anytime() -> None:
 
 def test_di_shi_mana_pool_hand_limit() -> None:
     """CH-HERO-4: 迪什's 魔 don't count toward the hand limit; the hand size shows them."""
-    m = scen("lord di_shi hp=1/3 hand=mana,mana,mana,conjured_mana,sword,sword", "enemy tang_na", "enemy bai_pa", turn=0)
+    m = scen(
+        "lord di_shi hp=1/3 hand=mana,mana,mana,conjured_mana,sword,sword",
+        "enemy tang_na",
+        "enemy bai_pa",
+        turn=0,
+    )
     do(m, "end_play")
     assert m.prompt_kind == "discard"
     assert texts(m) == ["discard sword"]
@@ -48,7 +64,11 @@ def test_di_shi_mana_pool_hand_limit() -> None:
 def test_di_shi_alchemy_refills_leadership() -> None:
     """CH-HERO-5: 3 魔 for a 长枪兵/弓箭手, 5 for a 十字军 token, while below leadership,
     any number per turn; CH-SOLDIER-17 tokens; CH-COMMAND-5 they may attack at once."""
-    m = scen("enemy di_shi hand=mana,mana,mana,mana,mana,mana soldiers=goblin", "lord tang_na", "enemy bai_pa")
+    m = scen(
+        "enemy di_shi hand=mana,mana,mana,mana,mana,mana soldiers=goblin",
+        "lord tang_na",
+        "enemy bai_pa",
+    )
     acts = texts(m)
     assert "skill alchemy alchemy_crusader" in acts and "skill alchemy alchemy_archer" in acts
     do(m, "skill alchemy alchemy_archer")
@@ -66,7 +86,11 @@ def test_di_shi_alchemy_refills_leadership() -> None:
 def test_lai_en_unlimited_leadership_and_spy() -> None:
     """CH-HERO-6: no leadership limit; CH-HERO-7: once per turn, free, he alone sees the
     hand; the public log names whom he spied on, not what he saw."""
-    m = scen("lord lai_en soldiers=militia,militia,militia,militia,militia", "enemy tang_na hand=sword,heal", "enemy bai_pa")
+    m = scen(
+        "lord lai_en soldiers=militia,militia,militia,militia,militia",
+        "enemy tang_na hand=sword,heal",
+        "enemy bai_pa",
+    )
     assert P(m, 0).leadership == -1
     lines = do(m, "skill spy h1")
     assert "刺探了 唐纳 的手牌" in lines[-1]
@@ -90,7 +114,11 @@ def test_ge_lei_si_snipe_extra_swords() -> None:
 
 def test_ge_lei_si_aim() -> None:
     """CH-HERO-9: 3 魔: her attacks this turn can't be blocked and ignore armour."""
-    m = scen("lord ge_lei_si hand=mana,mana,mana,sword", "enemy tang_na hand=sword,sword equip=knight_armor", "enemy bai_pa")
+    m = scen(
+        "lord ge_lei_si hand=mana,mana,mana,sword",
+        "enemy tang_na hand=sword,sword equip=knight_armor",
+        "enemy bai_pa",
+    )
     do(m, "skill aim", "attack h1 0 sword")
     assert P(m, 1).hp == 4 and m.current_seat == 0  # no armour roll, no block prompt
     assert not any("骑士铠甲" in x for x in m.log_lines(None))
@@ -99,7 +127,12 @@ def test_ge_lei_si_aim() -> None:
 def test_tang_na_roar() -> None:
     """CH-HERO-10: 3 剑: each other hero discards a 魔 or is stunned; neighbours lose 1;
     CH-STATUS-1: stunned → next turn no 出牌阶段, still draws."""
-    m = scen("lord tang_na hand=sword,sword,sword", "enemy bai_pa hand=mana", "enemy di_shi", "enemy li_wei hand=mana")
+    m = scen(
+        "lord tang_na hand=sword,sword,sword",
+        "enemy bai_pa hand=mana",
+        "enemy di_shi",
+        "enemy li_wei hand=mana",
+    )
     do(m, "skill roar")
     assert m.prompt_kind == "roar" and m.current_seat == 1
     do(m, "discard mana")
@@ -126,7 +159,9 @@ def test_tang_na_axe_mastery() -> None:
 def test_fu_lai_xi_er_resist_death() -> None:
     """CH-HERO-12: on a fatal hit he may hold on, act at HP ≤ 0, and dies at the end of
     his next turn unless back to max HP."""
-    m = scen("lord tang_na hand=sword", "enemy fu_lai_xi_er hp=1/4 hand=sword,sword", "enemy bai_pa")
+    m = scen(
+        "lord tang_na hand=sword", "enemy fu_lai_xi_er hp=1/4 hand=sword,sword", "enemy bai_pa"
+    )
     do(m, "attack h1 0 sword", "no_block")
     assert m.prompt_kind == "hold" and m.current_seat == 1
     do(m, "yes")
@@ -143,7 +178,9 @@ def test_fu_lai_xi_er_resist_death() -> None:
 
 def test_fu_lai_xi_er_embrace_death() -> None:
     """CH-HERO-13: unlimited 剑 attacks this turn, dies at its end, no killer, no rescue."""
-    m = scen("enemy fu_lai_xi_er hand=sword,sword,sword", "lord tang_na", "enemy bai_pa", "enemy di_shi")
+    m = scen(
+        "enemy fu_lai_xi_er hand=sword,sword,sword", "lord tang_na", "enemy bai_pa", "enemy di_shi"
+    )
     do(m, "skill embrace", "attack h1 0 sword", "attack h1 0 sword", "attack h1 0 sword")
     assert P(m, 1).hp == 2
     do(m, "end_play")
@@ -155,7 +192,12 @@ def test_bai_pa_self_destruct() -> None:
     m = scen("lord bai_pa hp=4/5 hand=mana", "enemy tang_na", "enemy li_wei", "enemy di_shi hp=3/3")
     do(m, "skill self_destruct")
     assert P(m, 0).hp == 1 and P(m, 1).hp == 2 and P(m, 3).hp == 0 and P(m, 2).hp == 4
-    m2 = scen("lord bai_pa hp=4/5 hand=mana", "enemy tang_na", "enemy li_wei", rules=CastleRules(self_destruct_damage="missing_hp"))
+    m2 = scen(
+        "lord bai_pa hp=4/5 hand=mana",
+        "enemy tang_na",
+        "enemy li_wei",
+        rules=CastleRules(self_destruct_damage="missing_hp"),
+    )
     do(m2, "skill self_destruct")
     assert P(m2, 1).hp == 4
 
@@ -177,20 +219,37 @@ def test_bai_pa_leap_swaps_seats() -> None:
 def test_ge_lu_qi_fire_arrow_any_distance_once() -> None:
     """CH-HERO-16: free, 1 damage to any unit outside his group at any distance, 无豁免,
     once per turn; CH-TURN-6 ability_uses_per_turn."""
-    m = scen("lord ge_lu_qi", "enemy tang_na", "enemy bai_pa hand=sword,sword equip=knight_armor", "enemy di_shi", "enemy li_wei")
+    m = scen(
+        "lord ge_lu_qi",
+        "enemy tang_na",
+        "enemy bai_pa hand=sword,sword equip=knight_armor",
+        "enemy di_shi",
+        "enemy li_wei",
+    )
     arrows = {a.args[1] for a in m.legal_actions() if a.args[:1] == ("fire_arrow",)}
     assert arrows == {"h1", "h2", "h3", "h4"}
     do(m, "skill fire_arrow h2")
     assert P(m, 2).hp == 4 and m.current_seat == 0
     assert not any(a.args[:1] == ("fire_arrow",) for a in m.legal_actions())
-    m2 = scen("lord ge_lu_qi", "enemy tang_na", "enemy bai_pa", rules=CastleRules(ability_uses_per_turn=None))
+    m2 = scen(
+        "lord ge_lu_qi",
+        "enemy tang_na",
+        "enemy bai_pa",
+        rules=CastleRules(ability_uses_per_turn=None),
+    )
     do(m2, "skill fire_arrow h1")
     assert any(a.args[:1] == ("fire_arrow",) for a in m2.legal_actions())
 
 
 def test_ge_lu_qi_fireball_as_li_wei() -> None:
     """CH-HERO-17: 格鲁奇's 火球 is 李维's; CH-HERO-2 fireball_max_targets parameter."""
-    m = scen("lord ge_lu_qi hand=mana,mana,mana", "enemy tang_na", "enemy bai_pa", "enemy di_shi", rules=CastleRules(fireball_max_targets=2))
+    m = scen(
+        "lord ge_lu_qi hand=mana,mana,mana",
+        "enemy tang_na",
+        "enemy bai_pa",
+        "enemy di_shi",
+        rules=CastleRules(fireball_max_targets=2),
+    )
     sets = [a.args[1:] for a in m.legal_actions() if a.args[:1] == ("fireball",)]
     assert max(len(c) for c in sets) == 2
     do(m, "skill fireball h1 h2")
@@ -208,18 +267,28 @@ def test_luo_xia_dark_banner_in_turn_and_in_answer() -> None:
     assert m2.prompt_kind == "banner" and m2.current_seat == 1
     do(m2, "yes")
     assert P(m2, 1).hp == 5 and P(m2, 1).hand == [] and P(m2, 1).banner
-    m3 = scen("lord ge_lei_si hand=sword equip=silverfir_longbow", "enemy luo_xia hand=mana", "enemy tang_na")
+    m3 = scen(
+        "lord ge_lei_si hand=sword equip=silverfir_longbow",
+        "enemy luo_xia hand=mana",
+        "enemy tang_na",
+    )
     do(m3, "attack h1 0 sword", "yes")
     assert P(m3, 1).hp == 5 and "黑暗旌旗，攻击无效" in m3.log_lines(None)[-1]
     assert "attack h1 0 sword" not in texts(m3)
-    m4 = scen("lord ge_lu_qi", "enemy luo_xia hand=mana flags=banner soldiers=militia", "enemy tang_na")
+    m4 = scen(
+        "lord ge_lu_qi", "enemy luo_xia hand=mana flags=banner soldiers=militia", "enemy tang_na"
+    )
     assert "skill fire_arrow s1" in texts(m4) and "skill fire_arrow h1" not in texts(m4)
 
 
 def test_luo_xia_death_throes() -> None:
     """CH-HERO-19: when damage makes him fall he may attack its dealer, melee, ignoring
     distance, for damage = the 剑 in his hand (counted, not spent)."""
-    m = scen("lord tang_na hp=5/5 hand=sword", "enemy luo_xia hp=1/5 hand=sword,sword,sword", "enemy bai_pa")
+    m = scen(
+        "lord tang_na hp=5/5 hand=sword",
+        "enemy luo_xia hp=1/5 hand=sword,sword,sword",
+        "enemy bai_pa",
+    )
     do(m, "attack h1 0 sword", "no_block")
     assert m.prompt_kind == "throes" and m.current_seat == 1
     do(m, "yes")
@@ -233,7 +302,11 @@ def test_luo_xia_death_throes() -> None:
 def test_wei_er_pu_si_sword_mastery_and_deadly_strike() -> None:
     """CH-HERO-20: with a sword each hit deals 2; CH-HERO-21: blocking him takes 2 剑, a
     hero holding fewer can't block."""
-    m = scen("lord wei_er_pu_si hand=sword equip=silver_alloy_greatsword", "enemy tang_na hand=sword", "enemy bai_pa")
+    m = scen(
+        "lord wei_er_pu_si hand=sword equip=silver_alloy_greatsword",
+        "enemy tang_na hand=sword",
+        "enemy bai_pa",
+    )
     do(m, "attack h1 0 sword")
     assert P(m, 1).hp == 3 and m.current_seat == 0  # one 剑 is not enough to block
     m2 = scen("lord wei_er_pu_si hand=sword", "enemy tang_na hand=sword,sword", "enemy bai_pa")

@@ -16,7 +16,9 @@ def test_magic_any_number_counter_window_discard() -> None:
 
 def test_mass_heal_revives_dying() -> None:
     """CH-MAGIC-2: every living hero heals 1, a dying hero reaching 1 HP is back up."""
-    m = scen("lord tang_na hand=mass_heal", "enemy bai_pa hp=0/5 flags=dying", "enemy di_shi hp=3/3")
+    m = scen(
+        "lord tang_na hand=mass_heal", "enemy bai_pa hp=0/5 flags=dying", "enemy di_shi hp=3/3"
+    )
     do(m, "magic mass_heal")
     assert P(m, 1).hp == 1 and not P(m, 1).dying and P(m, 2).hp == 3
 
@@ -24,7 +26,11 @@ def test_mass_heal_revives_dying() -> None:
 def test_exploding_fireball_split_choices() -> None:
     """CH-MAGIC-3: the target's player chooses: one soldier takes 3, or the group spreads
     ⌊3/n⌋ each and it picks who takes one more; no soldier: the hero takes 3."""
-    m = scen("lord tang_na hand=exploding_fireball", "enemy bai_pa soldiers=horned_demon,militia", "enemy di_shi")
+    m = scen(
+        "lord tang_na hand=exploding_fireball",
+        "enemy bai_pa soldiers=horned_demon,militia",
+        "enemy di_shi",
+    )
     do(m, "magic exploding_fireball h1")
     assert m.prompt_kind == "fb_split" and m.current_seat == 1
     assert set(texts(m)) == {"take s1", "take s2", "split"}
@@ -33,7 +39,9 @@ def test_exploding_fireball_split_choices() -> None:
     m2 = scen("lord tang_na hand=exploding_fireball", "enemy bai_pa", "enemy di_shi")
     do(m2, "magic exploding_fireball h1")
     assert P(m2, 1).hp == 2
-    m3 = scen("lord tang_na hand=exploding_fireball", "enemy bai_pa soldiers=militia", "enemy di_shi")
+    m3 = scen(
+        "lord tang_na hand=exploding_fireball", "enemy bai_pa soldiers=militia", "enemy di_shi"
+    )
     do(m3, "magic exploding_fireball h1")
     assert "split h1" in texts(m3) and "split s1" in texts(m3)
     do(m3, "take s1")
@@ -55,7 +63,11 @@ def test_swift_wind_ignores_distance_soldiers_too() -> None:
     assert {a.args[0] for a in m.legal_actions() if a.kind == "attack"} == {"h1", "h2", "h3", "h4"}
     do(m, "end_play")
     assert {a.args[0] for a in m.legal_actions() if a.kind == "command"} == {"h1", "h2", "h3", "h4"}
-    m2 = scen("lord tang_na hand=swift_wind soldiers=spearman", *seats, rules=CastleRules(swift_wind_soldiers=False))
+    m2 = scen(
+        "lord tang_na hand=swift_wind soldiers=spearman",
+        *seats,
+        rules=CastleRules(swift_wind_soldiers=False),
+    )
     do(m2, "magic swift_wind", "end_play")
     assert {a.args[0] for a in m2.legal_actions() if a.kind == "command"} == {"h1", "h4"}
 
@@ -87,8 +99,15 @@ def test_mirror_images_until_next_turn() -> None:
 
 def test_lesser_disintegration_hand_or_equipment() -> None:
     """CH-MAGIC-7: a random hand card or a chosen equipment card goes to the discard."""
-    m = scen("lord tang_na hand=lesser_disintegration,lesser_disintegration", "enemy bai_pa hand=heal equip=knight_armor", "enemy di_shi")
-    assert {"magic lesser_disintegration h1 hand", "magic lesser_disintegration h1 knight_armor"} <= set(texts(m))
+    m = scen(
+        "lord tang_na hand=lesser_disintegration,lesser_disintegration",
+        "enemy bai_pa hand=heal equip=knight_armor",
+        "enemy di_shi",
+    )
+    assert {
+        "magic lesser_disintegration h1 hand",
+        "magic lesser_disintegration h1 knight_armor",
+    } <= set(texts(m))
     do(m, "magic lesser_disintegration h1 knight_armor", "magic lesser_disintegration h1 hand")
     assert P(m, 1).equip == {} and P(m, 1).hand == []
     assert {"knight_armor", "heal"} <= set(m.state.discard)
@@ -97,7 +116,11 @@ def test_lesser_disintegration_hand_or_equipment() -> None:
 def test_paralyzing_finger_freezes() -> None:
     """CH-MAGIC-8 / CH-STATUS-3: a frozen hero only draws and discards in its next turn:
     no cards, no command, no block; armour still works; heroes only."""
-    m = scen("lord tang_na hand=paralyzing_finger,sword soldiers=spearman", "enemy bai_pa hand=sword soldiers=militia", "enemy di_shi")
+    m = scen(
+        "lord tang_na hand=paralyzing_finger,sword soldiers=spearman",
+        "enemy bai_pa hand=sword soldiers=militia",
+        "enemy di_shi",
+    )
     assert "magic paralyzing_finger s1" not in texts(m)
     do(m, "magic paralyzing_finger h1")
     assert P(m, 1).frozen == 1
@@ -121,7 +144,12 @@ def test_mana_rewind_returns_own_previous_turn_mana() -> None:
 def test_ice_storm_each_other_hero() -> None:
     """CH-MAGIC-10: each other living hero clockwise discards a 魔 or takes 1 (magic);
     soldiers are not hit."""
-    m = scen("lord tang_na hand=ice_storm", "enemy bai_pa hand=mana soldiers=militia", "enemy di_shi", "enemy li_wei hand=conjured_mana")
+    m = scen(
+        "lord tang_na hand=ice_storm",
+        "enemy bai_pa hand=mana soldiers=militia",
+        "enemy di_shi",
+        "enemy li_wei hand=conjured_mana",
+    )
     do(m, "magic ice_storm")
     assert m.prompt_kind == "ice" and m.current_seat == 1
     do(m, "discard mana")
@@ -133,14 +161,20 @@ def test_ice_storm_each_other_hero() -> None:
 def test_counterspell_cancels_and_chains() -> None:
     """CH-MAGIC-11 (a) cancels the magic card; CH-MAGIC-12: clockwise from the caster's
     left, an answer opens its own window where the first player may answer."""
-    m = scen("lord tang_na hand=exploding_fireball,counterspell", "enemy bai_pa hand=counterspell", "enemy di_shi")
+    m = scen(
+        "lord tang_na hand=exploding_fireball,counterspell",
+        "enemy bai_pa hand=counterspell",
+        "enemy di_shi",
+    )
     do(m, "magic exploding_fireball h1")
     assert m.prompt_kind == "counter" and m.current_seat == 1
     do(m, "counter")
     assert m.prompt_kind == "counter" and m.current_seat == 0
     do(m, "counter")
     assert P(m, 1).hp == 2  # the counter was countered: the fireball resolves
-    m2 = scen("lord tang_na hand=exploding_fireball", "enemy bai_pa hand=counterspell", "enemy di_shi")
+    m2 = scen(
+        "lord tang_na hand=exploding_fireball", "enemy bai_pa hand=counterspell", "enemy di_shi"
+    )
     do(m2, "magic exploding_fireball h1", "counter")
     assert P(m2, 1).hp == 5 and "被魔法抵消" in m2.log_lines(None)[-1]
 
@@ -151,7 +185,11 @@ def test_counterspell_lifts_freeze_and_mirror() -> None:
     m = scen("lord tang_na hand=counterspell", "enemy bai_pa frozen=1 flags=mirror", "enemy di_shi")
     do(m, "magic counterspell h1")
     assert P(m, 1).frozen == 0 and not P(m, 1).mirror
-    m2 = scen("lord tang_na hand=exploding_fireball", "enemy bai_pa frozen=1 hand=counterspell", "enemy di_shi")
+    m2 = scen(
+        "lord tang_na hand=exploding_fireball",
+        "enemy bai_pa frozen=1 hand=counterspell",
+        "enemy di_shi",
+    )
     do(m2, "magic exploding_fireball h1")
     assert m2.prompt_kind != "counter"
 
@@ -159,7 +197,11 @@ def test_counterspell_lifts_freeze_and_mirror() -> None:
 def test_counter_prompts_not_logged() -> None:
     """CH-MAGIC-12 log_counter_prompts=False: the log shows who countered, never who was
     asked or declined."""
-    m = scen("lord tang_na hand=horn_of_plenty", "enemy bai_pa hand=counterspell", "enemy di_shi hand=counterspell")
+    m = scen(
+        "lord tang_na hand=horn_of_plenty",
+        "enemy bai_pa hand=counterspell",
+        "enemy di_shi hand=counterspell",
+    )
     do(m, "magic horn_of_plenty", "decline", "decline")
     assert not any("抵消" in x or "放弃" in x for x in m.log_lines(None))
 
@@ -167,7 +209,9 @@ def test_counter_prompts_not_logged() -> None:
 def test_status_refresh_and_public() -> None:
     """CH-STATUS-5: a status gained again isn't extended; statuses are public and end
     when the unit dies. CH-STATUS-1 stun blocks no card before its turn."""
-    m = scen("lord tang_na hand=paralyzing_finger,paralyzing_finger", "enemy bai_pa", "enemy di_shi")
+    m = scen(
+        "lord tang_na hand=paralyzing_finger,paralyzing_finger", "enemy bai_pa", "enemy di_shi"
+    )
     do(m, "magic paralyzing_finger h1")
     assert m.observation(2)["players"][1]["status"] == ["定身"]
     do(m, "magic paralyzing_finger h1")
@@ -188,12 +232,20 @@ def test_curse_skips_play_and_command() -> None:
 
 def test_poison_on_soldier_commander_turn() -> None:
     """CH-STATUS-4: a poisoned soldier takes its damage at its commander's next turn."""
-    m = scen("lord tang_na hand=sword equip=poisoned_dagger", "enemy bai_pa soldiers=spearman", "enemy di_shi")
+    m = scen(
+        "lord tang_na hand=sword equip=poisoned_dagger",
+        "enemy bai_pa soldiers=spearman",
+        "enemy di_shi",
+    )
     do(m, "attack s1 0 sword")
     assert P(m, 1).soldiers[0].poison == 1 and P(m, 1).soldiers[0].hp == 1
     do(m, "end_play")
     assert not P(m, 1).soldiers and m.state.fallen == ["spearman"]
     assert "拜帕的长枪兵 毒性发作" in m.log_lines(None)
-    m2 = scen("lord tang_na hand=sword equip=poisoned_dagger", "enemy bai_pa soldiers=horned_demon", "enemy di_shi")
+    m2 = scen(
+        "lord tang_na hand=sword equip=poisoned_dagger",
+        "enemy bai_pa soldiers=horned_demon",
+        "enemy di_shi",
+    )
     do(m2, "attack s1 0 sword", "end_play")  # 厚皮 stops the hit, then the poison of 拜帕's turn
     assert P(m2, 1).soldiers[0].hp == 3 and P(m2, 1).soldiers[0].poison == 0

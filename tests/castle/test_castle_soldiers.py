@@ -14,7 +14,11 @@ def test_one_group_soldiers_first_then_hero() -> None:
     """CH-COMMAND-1: name one other group; CH-COMMAND-2: one at a time, targets re-checked:
     once the group's last soldier dies its hero can be attacked; CH-ATTACK-2 soldiers
     attack soldiers first; CH-SOLDIER-2 melee, range 1, 1 damage."""
-    m = scen("lord tang_na soldiers=spearman,half_orc,hellhound", "enemy bai_pa soldiers=militia", "enemy di_shi soldiers=goblin")
+    m = scen(
+        "lord tang_na soldiers=spearman,half_orc,hellhound",
+        "enemy bai_pa soldiers=militia",
+        "enemy di_shi soldiers=goblin",
+    )
     do(m, "end_play")
     assert {a.text() for a in m.legal_actions()} == {"command h1", "command h2", "skip_command"}
     do(m, "command h1")
@@ -63,7 +67,11 @@ def test_goblin_cowardly_roll_public() -> None:
 def test_rally_makes_militia_follow() -> None:
     """CH-SOLDIER-14: after the 军士长's attack each 服从 soldier of its group attacks the
     same target in deployment order while it is alive and legal."""
-    m = scen("lord tang_na soldiers=militia,sergeant,militia", "enemy bai_pa soldiers=horned_demon", "enemy di_shi")
+    m = scen(
+        "lord tang_na soldiers=militia,sergeant,militia",
+        "enemy bai_pa soldiers=horned_demon",
+        "enemy di_shi",
+    )
     command(m, "h1")
     lines = do(m, "order s2 s4")
     assert "号令" in " ".join(lines)
@@ -73,7 +81,11 @@ def test_rally_makes_militia_follow() -> None:
 
 def test_crusader_frenzy_twice_in_a_row() -> None:
     """CH-SOLDIER-9: two attacks in a row, each target chosen within the named group."""
-    m = scen("lord tang_na soldiers=crusader,spearman", "enemy bai_pa soldiers=militia,goblin", "enemy di_shi")
+    m = scen(
+        "lord tang_na soldiers=crusader,spearman",
+        "enemy bai_pa soldiers=militia,goblin",
+        "enemy di_shi",
+    )
     command(m, "h1")
     do(m, "order s1 s3")
     assert {a.args[0] for a in m.legal_actions() if a.kind == "order"} == {"s1"}
@@ -84,7 +96,9 @@ def test_crusader_frenzy_twice_in_a_row() -> None:
 def test_half_orc_berserk_random_target() -> None:
     """CH-SOLDIER-11: its target is drawn at random among legal ones; its commander still
     decides whether it attacks."""
-    m = scen("lord tang_na soldiers=half_orc", "enemy bai_pa soldiers=militia,militia", "enemy di_shi")
+    m = scen(
+        "lord tang_na soldiers=half_orc", "enemy bai_pa soldiers=militia,militia", "enemy di_shi"
+    )
     command(m, "h1")
     assert texts(m) == ["order s1 random", "end_command"]
     lines = do(m, "order s1 random")
@@ -94,20 +108,41 @@ def test_half_orc_berserk_random_target() -> None:
 def test_archer_thrall_knight_spearman_profiles() -> None:
     """CH-SOLDIER-4 弓箭手 ranged, unlimited; CH-SOLDIER-13 魔奴骑手 range 3; CH-SOLDIER-15
     骑士 charge, range 3, 2 damage; CH-SOLDIER-3 长枪兵 turns a charge into a plain attack."""
-    seats = ("lord tang_na soldiers=archer,thrall_rider,knight", "enemy bai_pa", "enemy di_shi", "enemy li_wei soldiers=spearman", "enemy ge_lu_qi", "enemy wei_er_pu_si", "enemy luo_xia")
+    seats = (
+        "lord tang_na soldiers=archer,thrall_rider,knight",
+        "enemy bai_pa",
+        "enemy di_shi",
+        "enemy li_wei soldiers=spearman",
+        "enemy ge_lu_qi",
+        "enemy wei_er_pu_si",
+        "enemy luo_xia",
+    )
     m = scen(*seats)
     do(m, "end_play", "command h3")
     assert "order s1 s4" in texts(m) and "order s2 s4" in texts(m)
     assert "order s3 s4" not in texts(m)  # vs 长枪兵: range 1 plain attack, distance 3
-    m2 = scen("lord tang_na soldiers=knight", "enemy bai_pa soldiers=spearman,militia", "enemy di_shi")
+    m2 = scen(
+        "lord tang_na soldiers=knight", "enemy bai_pa soldiers=spearman,militia", "enemy di_shi"
+    )
     command(m2, "h1")
     do(m2, "order s1 s2")
     assert P(m2, 1).soldiers[0].hp == 1  # plain: 1 damage
-    m3 = scen("lord tang_na soldiers=knight", "enemy bai_pa soldiers=militia,horned_demon", "enemy di_shi")
+    m3 = scen(
+        "lord tang_na soldiers=knight", "enemy bai_pa soldiers=militia,horned_demon", "enemy di_shi"
+    )
     command(m3, "h1")
     do(m3, "order s1 s2")
     assert [x.card for x in P(m3, 1).soldiers] == ["horned_demon"]
-    m4 = scen("lord tang_na soldiers=thrall_rider", *["enemy bai_pa"] * 0, "enemy bai_pa", "enemy di_shi", "enemy li_wei", "enemy ge_lu_qi", "enemy luo_xia", "enemy wei_er_pu_si")
+    m4 = scen(
+        "lord tang_na soldiers=thrall_rider",
+        *["enemy bai_pa"] * 0,
+        "enemy bai_pa",
+        "enemy di_shi",
+        "enemy li_wei",
+        "enemy ge_lu_qi",
+        "enemy luo_xia",
+        "enemy wei_er_pu_si",
+    )
     do(m4, "end_play")
     groups = {a.args[0] for a in m4.legal_actions() if a.kind == "command"}
     assert groups == {"h1", "h2", "h3", "h5", "h6", "h4"} - {"h4"} or "h4" in groups
@@ -117,7 +152,9 @@ def test_archer_thrall_knight_spearman_profiles() -> None:
 def test_imp_curse_on_damage() -> None:
     """CH-SOLDIER-5: when its attack deals damage the unit is cursed (CH-STATUS-2: a cursed
     soldier doesn't attack in its commander's next command phase)."""
-    m = scen("lord tang_na soldiers=imp", "enemy bai_pa soldiers=horned_demon,militia", "enemy di_shi")
+    m = scen(
+        "lord tang_na soldiers=imp", "enemy bai_pa soldiers=horned_demon,militia", "enemy di_shi"
+    )
     command(m, "h1")
     do(m, "order s1 s2")  # 厚皮 prevents: no damage, no curse
     assert P(m, 1).soldiers[0].curse == 0
@@ -132,7 +169,13 @@ def test_imp_curse_on_damage() -> None:
 def test_burner_fire_arrow_soldier() -> None:
     """CH-SOLDIER-6: 焚烧者 attacks as 火箭: any distance, 无豁免 (no block), ranged for
     潜行; still soldiers first (burner_soldiers_first)."""
-    m = scen("lord tang_na soldiers=burner", "enemy bai_pa", "enemy di_shi hand=sword,sword", "enemy li_wei soldiers=great_lynx", "enemy ge_lu_qi")
+    m = scen(
+        "lord tang_na soldiers=burner",
+        "enemy bai_pa",
+        "enemy di_shi hand=sword,sword",
+        "enemy li_wei soldiers=great_lynx",
+        "enemy ge_lu_qi",
+    )
     do(m, "end_play")
     assert {a.args[0] for a in m.legal_actions() if a.kind == "command"} == {"h1", "h2", "h4"}
     do(m, "command h2", "order s1 h2")
@@ -141,7 +184,11 @@ def test_burner_fire_arrow_soldier() -> None:
 
 def test_horned_demon_thick_hide_first_damage_each_turn() -> None:
     """CH-SOLDIER-7: the first damage instance each turn is prevented in full."""
-    m = scen("lord tang_na hand=sword soldiers=spearman", "enemy bai_pa soldiers=horned_demon", "enemy di_shi")
+    m = scen(
+        "lord tang_na hand=sword soldiers=spearman",
+        "enemy bai_pa soldiers=horned_demon",
+        "enemy di_shi",
+    )
     do(m, "attack s2 0 sword")
     assert P(m, 1).soldiers[0].hp == 3
     do(m, "end_play", "command h1", "order s1 s2")
@@ -159,7 +206,9 @@ def test_hellhound_bite_heals() -> None:
 def test_great_lynx_stealth() -> None:
     """CH-SOLDIER-16: not a target of ranged attacks or charges; still a living soldier
     for CH-ATTACK-2 (its hero can't be attacked by soldiers)."""
-    m = scen("lord tang_na soldiers=archer,knight", "enemy bai_pa soldiers=great_lynx", "enemy di_shi")
+    m = scen(
+        "lord tang_na soldiers=archer,knight", "enemy bai_pa soldiers=great_lynx", "enemy di_shi"
+    )
     do(m, "end_play")
     assert not any(a.kind == "command" and a.args[0] == "h1" for a in m.legal_actions())
 
@@ -170,7 +219,12 @@ def test_command_ends_when_named_hero_falls() -> None:
     command(m, "h1")
     do(m, "order s1 h1")
     assert P(m, 1).hp == 0 and m.prompt_kind != "order"
-    m2 = scen("lord tang_na soldiers=spearman,spearman", "enemy bai_pa hp=1/5", "enemy di_shi", rules=CastleRules(command_ends_on_fall=False))
+    m2 = scen(
+        "lord tang_na soldiers=spearman,spearman",
+        "enemy bai_pa hp=1/5",
+        "enemy di_shi",
+        rules=CastleRules(command_ends_on_fall=False),
+    )
     command(m2, "h1")
     do(m2, "order s1 h1")
     assert m2.prompt_kind == "rescue" or "order s2 h1" not in texts(m2)

@@ -226,8 +226,8 @@ def _win_check(s: State) -> None:
     for q in ask_list:
         if s.players[q].camp == "castle":
             s.players[q].camp_fixed = True
-    push(s, *[("defect_ask", q) for q in ask_list if not s.players[q].camp_fixed])
-    push(s, ("win_check3",))
+    asks = [("defect_ask", q) for q in ask_list if not s.players[q].camp_fixed]
+    push(s, *asks, ("win_check3",))
 
 
 def _castle_wins(s: State) -> bool:

@@ -112,6 +112,12 @@ class CastleMatch:
 
         return observe(self.state, seat)
 
+    def reveal_all(self) -> dict[str, Any]:
+        """A replay's view of everything (CH-UI-5); never for a live seat."""
+        from throne_lib.games.castle.view import reveal_all
+
+        return reveal_all(self.state)
+
     def resample(self, seat: int, rng: random.Random) -> CastleMatch:
         from throne_lib.games.castle.view import resample_state
 

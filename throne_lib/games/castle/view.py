@@ -77,11 +77,13 @@ def observe(s: State, seat: int | None) -> dict[str, Any]:
     me = s.players[seat] if seat is not None else None
     pr = s.prompt
     prompt: dict[str, Any] | None = None
-    if pr is not None:
-        mine = seat is not None and pr.seat == seat
-        prompt = {"kind": pr.kind, "mine": mine}
-        if s.step == "play" and pr.kind == "play" or mine:
-            prompt["seat"] = pr.seat
+    if pr is not None:  # CH-UI-3: an answer is asked of that seat alone
+        if seat is not None and pr.seat == seat:
+            prompt = {"kind": pr.kind, "mine": True}
+        elif pr.kind in ("play", "command_pick", "order", "discard") and pr.seat == s.turn_seat:
+            prompt = {"kind": pr.kind, "mine": False, "seat": pr.seat}
+        else:
+            prompt = {"kind": "awaiting", "mine": False}
     return {
         "game": "castle",
         "seat": seat,
@@ -106,6 +108,18 @@ def observe(s: State, seat: int | None) -> dict[str, Any]:
         "result": list(s.result) if s.result else None,
         "end_rule": s.end_rule,
     }
+
+
+def reveal_all(s: State) -> dict[str, Any]:
+    """CH-UI-5: a replay's view — every identity, every hand, the deck order."""
+    view = observe(s, None)
+    for p, d in zip(s.players, view["players"], strict=True):
+        d["role"] = p.role
+        d["role_zh"] = ROLE_ZH[p.role]
+        d["hand"] = list(p.hand)
+    view["deck"] = list(s.deck)
+    view["log"] = [e.seen_by(None) for e in s.log]
+    return view
 
 
 def resample_state(s: State, seat: int, rng: random.Random) -> State:
