@@ -139,7 +139,13 @@ def test_prompt_seen_by_asked_seat_only() -> None:
     awaited, never who was asked or who declined."""
     m = scen("lord tang_na hand=sword", "enemy bai_pa hand=sword", "enemy di_shi")
     do(m, "attack h1 0 sword")
-    assert m.observation(1)["prompt"] == {"kind": "block", "mine": True}
+    assert m.observation(1)["prompt"]["kind"] == "block" and m.observation(1)["prompt"]["mine"]
+    assert m.observation(1)["prompt"]["detail"] == {
+        "attacker": "h0",
+        "target": "h1",
+        "source": 0,
+        "need": 1,
+    }
     assert m.observation(2)["prompt"] == {"kind": "awaiting", "mine": False}
     assert m.observation(0)["prompt"] == {"kind": "awaiting", "mine": False}
     do(m, "no_block")

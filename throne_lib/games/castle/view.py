@@ -79,7 +79,7 @@ def observe(s: State, seat: int | None) -> dict[str, Any]:
     prompt: dict[str, Any] | None = None
     if pr is not None:  # CH-UI-3: an answer is asked of that seat alone
         if seat is not None and pr.seat == seat:
-            prompt = {"kind": pr.kind, "mine": True}
+            prompt = {"kind": pr.kind, "mine": True, "detail": prompt_detail(s, pr)}
         elif pr.kind in ("play", "command_pick", "order", "discard") and pr.seat == s.turn_seat:
             prompt = {"kind": pr.kind, "mine": False, "seat": pr.seat}
         else:
@@ -108,6 +108,32 @@ def observe(s: State, seat: int | None) -> dict[str, Any]:
         "result": list(s.result) if s.result else None,
         "end_rule": s.end_rule,
     }
+
+
+def prompt_detail(s: State, pr: Any) -> dict[str, Any]:
+    """What the asked seat is told about its decision — public facts only (who attacks
+    whom, which card it answers), never who else may answer."""
+    d = pr.data
+    if pr.kind in ("block", "abyss", "axe", "greatsword") and d:
+        a = d[0]
+        need = 2 if a.deadly and a.by_hero else 1
+        return {"attacker": a.attacker, "target": a.target, "source": a.src, "need": need}
+    if pr.kind == "counter":
+        cid, targets, chain = d[0], d[1], d[2]
+        top = cid if len(chain) == 1 else "counterspell"
+        return {"card": top, "targets": list(targets), "caster": chain[-1], "original": cid,
+                "original_caster": chain[0]}  # fmt: skip
+    if pr.kind in ("ice", "roar", "fb_split"):
+        return {"source": d[0]}
+    if pr.kind == "throes":
+        return {"target": d[0]}
+    if pr.kind == "adopt":
+        return {"dead": d[0]}
+    if pr.kind == "discard":
+        return {"purpose": d[0], "count": d[1]}
+    if pr.kind == "pick_hero":
+        return {"offer": list(d[0])}
+    return {}
 
 
 def reveal_all(s: State) -> dict[str, Any]:
