@@ -18,20 +18,20 @@ def test_scripted_choices_ignore_hidden_state() -> None:
     checked = differing_states = 0
     for seed in range(3):
         m = CastleMatch(players=6, seed=seed)
-        agents = [ScriptedAgent(i, seed) for i in range(6)]
+        agents = [ScriptedAgent(seed, i) for i in range(6)]
         rng = random.Random(seed)
         while not m.is_over and checked < 80 * (seed + 1):
             seat = m.current_seat
             legal = m.legal_actions()
-            choice = copy.deepcopy(agents[seat]).choose(m.observation(seat), legal)
+            choice = copy.deepcopy(agents[seat]).decide(m.observation(seat), legal)
             assert choice in legal
             for _k in range(2):
                 other = m.resample(seat, random.Random(rng.random()))
                 differing_states += other.hash() != m.hash()
                 twin = copy.deepcopy(agents[seat])
-                assert twin.choose(other.observation(seat), other.legal_actions()) == choice
+                assert twin.choose(other) == choice
             checked += 1
-            m.apply(agents[seat].choose(m.observation(seat), legal))
+            m.apply(agents[seat].decide(m.observation(seat), legal))
     assert checked > 200 and differing_states > 100
 
 
@@ -64,7 +64,7 @@ def test_by_identity_targets() -> None:
         "enemy li_wei hp=1/4",
         "reinforcement ge_lu_qi",
     )
-    act = ScriptedAgent(0).choose(m.observation(0), m.legal_actions())
+    act = ScriptedAgent().choose(m)
     assert act.text() == "attack h1 0 sword"
     m2 = scen(
         "lord tang_na hand=sword,sword",
@@ -73,10 +73,10 @@ def test_by_identity_targets() -> None:
         "enemy li_wei",
         "enemy ge_lu_qi",
     )
-    act2 = ScriptedAgent(0).choose(m2.observation(0), m2.legal_actions())
+    act2 = ScriptedAgent().choose(m2)
     assert act2.kind == "end_play"  # nobody has shown hostility yet: spare them
     m2.state.harm[4][0] = 2
-    act3 = ScriptedAgent(0).choose(m2.observation(0), m2.legal_actions())
+    act3 = ScriptedAgent().choose(m2)
     assert act3.text() == "attack h4 0 sword"
 
 
@@ -87,14 +87,14 @@ def test_neutral_keeps_lord_alive_and_refuses() -> None:
         "neutral tang_na hand=sword,sword", "lord bai_pa hp=1/5", "enemy di_shi", "enemy li_wei"
     )
     m.state.harm[2][1] = 1
-    agent = ScriptedAgent(0)
-    act = agent.choose(m.observation(0), m.legal_actions())
+    agent = ScriptedAgent()
+    act = agent.choose(m)
     assert act.text() != "attack h1 0 sword"
     obs = m.observation(0)
     obs = {**obs, "prompt": {"kind": "defect", "mine": True, "detail": {}}}
     from throne_lib.games.castle.actions import Act
 
-    assert agent.choose(obs, [Act("yes"), Act("no")]).kind == "no"
+    assert agent.decide(obs, [Act("yes"), Act("no")]).kind == "no"
 
 
 def test_habits_block_heal_draft_counter() -> None:
@@ -102,21 +102,21 @@ def test_habits_block_heal_draft_counter() -> None:
     its mana buys keeping 魔 for a 魔-using hero; counters harmful magic aimed at it."""
     m = scen("enemy tang_na hand=sword", "lord bai_pa hand=sword", "enemy di_shi")
     do(m, "attack h1 0 sword")
-    assert ScriptedAgent(1).choose(m.observation(1), m.legal_actions()).kind == "block"
+    assert ScriptedAgent().choose(m).kind == "block"
     m2 = scen("lord tang_na hp=2/5 hand=heal,sword", "enemy bai_pa", "enemy di_shi")
-    assert ScriptedAgent(0).choose(m2.observation(0), m2.legal_actions()).text() == "heal h0 heal"
+    assert ScriptedAgent().choose(m2).text() == "heal h0 heal"
     m3 = scen(
         "enemy tang_na hand=exploding_fireball", "lord bai_pa hand=counterspell", "enemy di_shi"
     )
     do(m3, "magic exploding_fireball h1")
     assert m3.current_seat == 1
-    assert ScriptedAgent(1).choose(m3.observation(1), m3.legal_actions()).kind == "counter"
+    assert ScriptedAgent().choose(m3).kind == "counter"
     d = CastleMatch(players=4, seed=0)
     while d.prompt_kind == "pick_hero":
         d.apply(d.legal_actions()[0])
     seat = d.current_seat
     hero = d.state.players[seat].hero
-    act = ScriptedAgent(seat).choose(d.observation(seat), d.legal_actions())
+    act = ScriptedAgent().choose(d)
     value = d.state.cards[str(act.args[0])].value if act.kind == "draft" else 0
     reserve = 3 if hero in ("li_wei", "di_shi", "ge_lei_si", "ge_lu_qi", "luo_xia", "bai_pa") else 0
     assert act.kind == "draft" and 10 - value >= reserve
@@ -133,9 +133,23 @@ def test_agents_deterministic() -> None:
     hashes = []
     for _ in range(2):
         m = CastleMatch(players=5, seed=17)
-        play_match(m, [ScriptedAgent(i, 17) for i in range(5)])
+        play_match(m, [ScriptedAgent(17, i) for i in range(5)])
         hashes.append((m.hash(), m.returns()))
     assert hashes[0] == hashes[1]
     m2 = CastleMatch(players=4, seed=3)
-    n = play_match(m2, [RandomAgent(i, 3) for i in range(4)])
+    n = play_match(m2, [RandomAgent(3, i) for i in range(4)])
     assert m2.is_over and n > 10
+
+
+def test_registered_with_the_kit() -> None:
+    """The game registers itself: the registry builds matches of 3..8 seats and agents."""
+    from throne_lib.kit import registry
+    from throne_lib.kit.protocol import GameMatch
+
+    g = registry.get("castle")
+    assert (g.title, g.seats, g.rule_prefix) == ("城堡之心", (3, 8), "CH-")
+    m = g.new(g.default_setups(5), seed=3)  # type: ignore[misc]
+    assert isinstance(m, GameMatch) and m.num_seats == 5
+    agent = g.agents["scripted"](3)
+    n = play_match(m, [agent] * 5)
+    assert m.is_over and n > 0

@@ -21,15 +21,31 @@ MANA_HEROES = {"li_wei", "di_shi", "ge_lei_si", "ge_lu_qi", "luo_xia", "bai_pa"}
 KEEP = {"sword": 6, "heal": 5, "mana": 3, "conjured_mana": 3}
 
 
-class RandomAgent:
-    """Uniformly random among the legal actions; seeded (CH-AI-5)."""
+class SeatAgent:
+    """An agent over the protocol: ``choose(match)`` reads only the current seat's
+    observation and the legal actions and hands them to ``decide(obs, legal)``."""
 
-    def __init__(self, seat: int, seed: int = 0) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed * 1009 + seat)
+    seat = -1
 
-    def choose(self, obs: Obs, legal: Sequence[Act]) -> Act:
-        return legal[self.rng.randrange(len(legal))]
+    def choose(self, match: Any) -> Act:
+        seat = match.current_seat
+        return self.decide(match.observation(seat), match.legal_actions())
+
+    def decide(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        raise NotImplementedError
+
+
+class RandomAgent(SeatAgent):
+    """Uniformly random among the legal actions; seeded from seed and seat (CH-AI-5)."""
+
+    def __init__(self, seed: int = 0, seat: int | None = None) -> None:
+        self.seed = seed
+        self.rngs: dict[int, random.Random] = {}
+
+    def decide(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        seat = int(obs["seat"])
+        rng = self.rngs.setdefault(seat, random.Random(self.seed * 1009 + seat))
+        return legal[rng.randrange(len(legal))]
 
 
 def suspicion(obs: Obs) -> dict[int, float]:
@@ -68,14 +84,17 @@ def suspicion(obs: Obs) -> dict[int, float]:
     return score
 
 
-class ScriptedAgent:
-    """The rulebook's AI (CH-AI-2..4) over the public view."""
+class ScriptedAgent(SeatAgent):
+    """The rulebook's AI (CH-AI-2..4) over the seat's view. It keeps no memory between
+    decisions and breaks ties by action text, so it is deterministic (CH-AI-5)."""
 
-    def __init__(self, seat: int, seed: int = 0, cards: CastleCards | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, seat: int | None = None, cards: CastleCards | None = None
+    ) -> None:
         from throne_lib.games.castle.match import default_cards
 
-        self.seat = seat
-        self.rng = random.Random(seed * 7919 + seat)
+        self.seed = seed
+        self.seat = -1 if seat is None else seat
         self.cards = cards or default_cards()
 
     # --- allegiance -------------------------------------------------------------------
@@ -122,7 +141,8 @@ class ScriptedAgent:
         return "castle" if castle <= enemy else "enemy"
 
     # --- decisions ----------------------------------------------------------------------
-    def choose(self, obs: Obs, legal: Sequence[Act]) -> Act:
+    def decide(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        self.seat = int(obs["seat"])
         kind = obs["prompt"]["kind"] if obs["prompt"] else ""
         fn = getattr(self, f"_{kind}", None)
         act = fn(obs, legal) if fn else None
@@ -361,7 +381,6 @@ def play_match(match: Any, agents: Sequence[Any], max_actions: int = 50_000) -> 
     n = 0
     while not match.is_over and n < max_actions:
         seat = match.current_seat
-        act = agents[seat].choose(match.observation(seat), match.legal_actions())
-        match.apply(act)
+        match.apply(agents[seat].choose(match))
         n += 1
     return n

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from throne_lib.cards import CardTableError
+from throne_lib.games.throne.cards import CardTableError  # to the kit with phase 2
 
 COLUMNS = ("id", "name", "title", "kind", "hp", "value", "range", "traits", "count", "text")
 KINDS = (
