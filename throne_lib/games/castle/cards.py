@@ -7,6 +7,7 @@ the spreadsheet row: the header is row 1).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import math
@@ -84,14 +85,15 @@ class CastleCard:
     count: int
     text: str
 
+    @functools.cached_property
+    def _traits(self) -> dict[str, float]:
+        return dict(self.traits)
+
     def has(self, trait: str) -> bool:
-        return any(n == trait for n, _ in self.traits)
+        return trait in self._traits
 
     def num(self, trait: str, default: float = 0) -> float:
-        for n, v in self.traits:
-            if n == trait:
-                return v
-        return default
+        return self._traits.get(trait, default)
 
     @property
     def family(self) -> str:

@@ -47,6 +47,9 @@ class CastleMatch:
             run(state)
         self.state = state
         self.actions: list[Act] = []
+        self._legal: list[Act] = []
+        self._legal_set: set[Act] = set()
+        self._legal_for: object = None
 
     # --- protocol ------------------------------------------------------------------
     @property
@@ -68,10 +71,16 @@ class CastleMatch:
         return pr.kind if pr is not None else ""
 
     def legal_actions(self) -> list[Act]:
+        """Every legal action of ``current_seat``. Cached per prompt: change the state
+        only through :meth:`apply`."""
         pr = self.state.prompt
         if pr is None or self.is_over:
             return []
-        return PROMPTS[pr.kind][0](self.state, pr)
+        if self._legal_for is not pr:
+            self._legal = PROMPTS[pr.kind][0](self.state, pr)
+            self._legal_set = set(self._legal)
+            self._legal_for = pr
+        return list(self._legal)
 
     def parse(self, text: str) -> Act:
         return Act.parse(text)
@@ -82,8 +91,9 @@ class CastleMatch:
         pr = s.prompt
         if pr is None or self.is_over:
             raise IllegalAction(act.text(), "CH-WIN-1", "the game is over")
-        legal, handler, rule = PROMPTS[pr.kind]
-        if act not in legal(s, pr):
+        _, handler, rule = PROMPTS[pr.kind]
+        self.legal_actions()
+        if act not in self._legal_set:
             raise IllegalAction(
                 act.text(),
                 rule,

@@ -196,18 +196,27 @@ class State:
         h = self.players[seat].hero
         return bool(h) and self.cards[h].has(trait)
 
+    def _at(self) -> list[int]:
+        """position -> seat (``pos`` is a permutation)."""
+        at = [0] * len(self.pos)
+        for seat, position in enumerate(self.pos):
+            at[position] = seat
+        return at
+
     def living(self) -> list[int]:
         """Living seats in clockwise order of position."""
-        order = sorted(range(self.n), key=lambda s: self.pos[s])
-        return [s for s in order if self.players[s].alive]
+        players = self.players
+        return [s for s in self._at() if players[s].alive]
 
     def clockwise_from(self, seat: int, include: bool = False) -> list[int]:
         """Living seats clockwise starting after ``seat`` (or at it with ``include``)."""
-        order = sorted(range(self.n), key=lambda s: (self.pos[s] - self.pos[seat]) % self.n)
+        at = self._at()
+        start = self.pos[seat]
+        order = at[start:] + at[:start]
         if not include:
-            order = order[1:] + order[:1]
-            order = [s for s in order if s != seat]
-        return [s for s in order if self.players[s].alive]
+            order = order[1:]
+        players = self.players
+        return [s for s in order if players[s].alive]
 
     def seat_distance(self, a: int, b: int) -> int:
         """CH-SEAT-2: steps between living heroes around the circle, the shorter way."""
