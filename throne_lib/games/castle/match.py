@@ -50,6 +50,7 @@ class CastleMatch:
         self._legal: list[Act] = []
         self._legal_set: set[Act] = set()
         self._legal_for: object = None
+        self._log_views: dict[int | None, list[str]] = {}
 
     # --- protocol ------------------------------------------------------------------
     @property
@@ -117,10 +118,13 @@ class CastleMatch:
     def returns(self) -> list[float]:
         return list(self.state.result) if self.state.result else [0.0] * self.state.n
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        from throne_lib.games.castle.view import observe
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        from throne_lib.games.castle.view import log_for, observe
 
-        return observe(self.state, seat)
+        lines = self._log_views.setdefault(seat, [])
+        if len(lines) < len(self.state.log):  # the log only grows: extend the seat's copy
+            lines.extend(log_for(self.state, seat, len(lines)))
+        return observe(self.state, seat, list(lines))
 
     def reveal_all(self) -> dict[str, Any]:
         """A replay's view of everything (CH-UI-5); never for a live seat."""

@@ -33,7 +33,7 @@ def _status(p: Any) -> list[str]:
     return out
 
 
-def observe(s: State, seat: int | None) -> dict[str, Any]:
+def observe(s: State, seat: int | None, log: list[str] | None = None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator, the public part only)."""
     players = []
     for p in s.players:
@@ -104,10 +104,15 @@ def observe(s: State, seat: int | None) -> dict[str, Any]:
         "harm": [list(r) for r in s.harm],
         "helped": [list(r) for r in s.helped],
         "prompt": prompt,
-        "log": [e.seen_by(seat) if seat is not None else e.text for e in s.log],
+        "log": log if log is not None else log_for(s, seat, 0),
         "result": list(s.result) if s.result else None,
         "end_rule": s.end_rule,
     }
+
+
+def log_for(s: State, seat: int | None, start: int) -> list[str]:
+    """The 战报 lines ``seat`` reads from event ``start`` on (None: the public text)."""
+    return [e.seen_by(seat) if seat is not None else e.text for e in s.log[start:]]
 
 
 def prompt_detail(s: State, pr: Any) -> dict[str, Any]:
