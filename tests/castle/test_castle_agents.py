@@ -153,3 +153,21 @@ def test_registered_with_the_kit() -> None:
     agent = g.agents["scripted"](3)
     n = play_match(m, [agent] * 5)
     assert m.is_over and n > 0
+
+
+def test_rules_round_trip_through_options() -> None:
+    """Rule parameters (every Reading is one, e.g. CH-TURN-11 max_rounds, CH-ROLE-4 the role
+    table) survive a JSON round trip, so a log rebuilds the same match."""
+    import json
+
+    from throne_lib.games.castle import CastleRules
+    from throne_lib.games.castle.match import rules_from, rules_overrides
+    from throne_lib.games.castle.rules import DEFAULT_ROLE_TABLE
+
+    r = CastleRules(
+        max_rounds=9, curse_skips=("play",), role_table={**DEFAULT_ROLE_TABLE, 5: (1, 3, 1, 0)}
+    )
+    back = rules_from(json.loads(json.dumps(rules_overrides(r))))
+    assert back == r and rules_overrides(CastleRules()) == {}
+    m = CastleMatch(players=4, seed=2, rules=r)
+    assert m.options == {"rules": {"max_rounds": 9, "curse_skips": ["play"]}} and m.seed == 2

@@ -18,10 +18,13 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
-    from throne_lib.games.castle.match import CastleMatch
+    from throne_lib.games.castle.match import CastleMatch, rules_from
 
     return CastleMatch(
-        players=len(setups), seed=seed, rules=options.get("rules"), cards=options.get("cards")
+        players=len(setups),
+        seed=seed,
+        rules=rules_from(options.get("rules")),
+        cards=options.get("cards"),
     )
 
 

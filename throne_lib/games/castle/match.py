@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 from throne_lib.games.castle import command, death, magic, play, setup, skills, turn  # noqa: F401
@@ -47,6 +48,9 @@ class CastleMatch:
             run(state)
         self.state = state
         self.actions: list[Act] = []
+        self.seed = state.seed
+        self.setups = [f"seat{i}" for i in range(state.n)]
+        self.options: dict[str, Any] = {"rules": rules_overrides(state.rules)}
         self._legal: list[Act] = []
         self._legal_set: set[Act] = set()
         self._legal_for: object = None
@@ -137,6 +141,11 @@ class CastleMatch:
 
         return CastleMatch(state=resample_state(self.state, seat, rng))
 
+    @property
+    def history(self) -> list[Act]:
+        """The actions applied so far (the match is (table, seats, seed, rules, history))."""
+        return self.actions
+
     # --- conveniences for UI and tests ----------------------------------------------
     @classmethod
     def from_scenario(
@@ -154,6 +163,38 @@ class CastleMatch:
 
     def log_lines(self, seat: int | None = None) -> list[str]:
         return [e.seen_by(seat) for e in self.state.log]
+
+
+def rules_overrides(rules: CastleRules) -> dict[str, Any]:
+    """The parameters that differ from the rulebook's defaults, JSON-able (for logs)."""
+    base = CastleRules()
+    out: dict[str, Any] = {}
+    for f in fields(CastleRules):
+        v = getattr(rules, f.name)
+        if v != getattr(base, f.name):
+            out[f.name] = (
+                {str(k): list(r) for k, r in v.items()}
+                if f.name == "role_table"
+                else (list(v) if isinstance(v, tuple) else v)
+            )
+    return out
+
+
+def rules_from(value: CastleRules | Mapping[str, Any] | None) -> CastleRules:
+    """A CastleRules from itself, None (defaults) or a dict of overrides (from a log)."""
+    if value is None or isinstance(value, CastleRules):
+        return value or CastleRules()
+    kw: dict[str, Any] = {}
+    names = {f.name for f in fields(CastleRules)}
+    for k, v in value.items():
+        if k not in names:
+            raise ValueError(f"unknown 城堡之心 rule parameter {k!r}")
+        if k == "role_table":
+            v = {int(n): tuple(r) for n, r in v.items()}
+        elif isinstance(getattr(CastleRules(), k), tuple):
+            v = tuple(v)
+        kw[k] = v
+    return CastleRules(**kw)
 
 
 def canonical(s: State) -> tuple[Any, ...]:
