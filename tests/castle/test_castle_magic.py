@@ -249,3 +249,18 @@ def test_poison_on_soldier_commander_turn() -> None:
     )
     do(m2, "attack s1 0 sword", "end_play")  # 厚皮 stops the hit, then the poison of 拜帕's turn
     assert P(m2, 1).soldiers[0].hp == 3 and P(m2, 1).soldiers[0].poison == 0
+
+
+def test_ask_everyone_parameter() -> None:
+    """CH-MAGIC-12 / CH-UI-3: with ask_only_able=False every able hero is asked in a
+    counter window, holding 魔法抵消 or not (so being asked reveals nothing)."""
+    m = scen(
+        "lord tang_na hand=horn_of_plenty",
+        "enemy bai_pa",
+        "enemy di_shi hand=counterspell",
+        rules=CastleRules(ask_only_able=False),
+    )
+    do(m, "magic horn_of_plenty")
+    assert m.current_seat == 1 and texts(m) == ["decline"]
+    do(m, "decline")
+    assert m.current_seat == 2 and texts(m) == ["counter", "decline"]

@@ -188,3 +188,19 @@ def test_rng_owned_and_copied() -> None:
         m.apply(a[r1.randrange(len(a))])
         c.apply(b[r2.randrange(len(b))])
     assert m.hash() == c.hash()
+
+
+def test_every_action_has_chinese_text() -> None:
+    """CH-UI-6 / CH-UI-3: every legal action offered in random matches has a Chinese
+    description (no raw action text left)."""
+    for seed in range(4):
+        m = CastleMatch(players=5 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over:
+            acts = m.legal_actions()
+            for a in acts:
+                text = m.describe(a)
+                assert text != a.text() and any("\u4e00" <= ch <= "\u9fff" for ch in text), a
+            m.apply(acts[rng.randrange(len(acts))])
+    m2 = scen("lord tang_na hand=sword", "enemy bai_pa", "enemy di_shi")
+    assert m2.describe(m2.legal_actions()[0]) == "剑攻击 拜帕（支付1张剑）"

@@ -55,7 +55,8 @@ def rescue_options(s: State, seat: int) -> list[Act]:
 def _rescue_ask(s: State, helpers: tuple[int, ...], i: int) -> None:
     if i >= len(helpers) or not in_danger(s):
         return
-    if rescue_options(s, helpers[i]):
+    q = s.players[helpers[i]]
+    if rescue_options(s, helpers[i]) or (not s.rules.ask_only_able and q.alive and not q.frozen):
         ask(s, "rescue", helpers[i], helpers, i)
     else:
         push(s, ("rescue_ask", helpers, i + 1))

@@ -86,7 +86,8 @@ def _counter_ask(
 ) -> None:
     if i < len(askers):
         q = askers[i]
-        if able(s, q) and "counterspell" in s.players[q].hand:
+        holds = "counterspell" in s.players[q].hand
+        if able(s, q) and (holds or not s.rules.ask_only_able):
             ask(s, "counter", q, cid, targets, chain, askers, i)
         else:
             push(s, ("counter_ask", cid, targets, chain, askers, i + 1))
@@ -99,7 +100,8 @@ def _counter_ask(
 
 @prompt("counter", "CH-MAGIC-12")
 def _counter_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("counter"), Act("decline")]
+    holds = "counterspell" in s.players[pr.seat].hand
+    return ([Act("counter")] if holds else []) + [Act("decline")]
 
 
 @answer("counter")

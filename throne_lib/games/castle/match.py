@@ -161,6 +161,12 @@ class CastleMatch:
 
         return to_text(self.state)
 
+    def describe(self, action: Act) -> str:
+        """The action in Chinese, e.g. ``剑攻击 拜帕（支付1张剑）``."""
+        from throne_lib.games.castle.describe import describe
+
+        return describe(self.state, action, self.prompt_kind)
+
     def log_lines(self, seat: int | None = None) -> list[str]:
         return [e.seen_by(seat) for e in self.state.log]
 
