@@ -100,7 +100,9 @@ def test_resample_redraws_only_what_the_seat_cannot_see() -> None:
     r = m.resample(seat, random.Random(1))
     assert r.observation(seat) == m.observation(seat)  # the seat's view is unchanged
     s, t = m.state.sides, r.state.sides
-    assert sorted(s[1 - seat].hand + s[1 - seat].deck) == sorted(t[1 - seat].hand + t[1 - seat].deck)
+    assert sorted(s[1 - seat].hand + s[1 - seat].deck) == sorted(
+        t[1 - seat].hand + t[1 - seat].deck
+    )
     assert sorted(s[seat].deck) == sorted(t[seat].deck)
     assert r.hash() != m.hash()  # something hidden did change
     assert m.resample(seat, random.Random(1)).hash() == r.hash()  # and deterministically
