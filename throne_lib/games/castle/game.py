@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.registry import Game
+from throne_lib.kit.registry import Dashboard, Game
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -61,6 +61,14 @@ GAME = Game(
     resolve_setup=resolve_setup,
     agents={"scripted": _scripted, "castle_random": _random},
     default_agent="scripted",
-    dashboards=(),
+    dashboards=(
+        Dashboard(
+            "castle.ipynb",
+            "城堡之心",
+            "Heart of the Castle",
+            "圆桌对战：隐藏身份，与 AI 在 3–8 人局中一决胜负。",
+            "Hidden roles at a round table: play one seat against the AI.",
+        ),
+    ),
     rulebook="RULES-CASTLE.md",
 )
