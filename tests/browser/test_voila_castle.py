@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -18,6 +19,8 @@ def test_castle_match_by_mouse_from_home(
     voila_server: Any, page: Page, artifacts_dir: Path
 ) -> None:
     server = voila_server("notebooks")
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
     try:
         server.wait_ready()
         page.set_viewport_size({"width": 1300, "height": 1100})
@@ -27,19 +30,30 @@ def test_castle_match_by_mouse_from_home(
         link.click()
         status = page.locator(".castle-status")
         expect(status).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-        expect(page.locator(".castle-table canvas").first).to_be_visible()
+        expect(page.locator(".castle-table").first).to_be_visible()
         page.locator(".castle-rounds input").fill("2")
         page.locator(".castle-rounds input").press("Enter")
         page.locator(".castle-new").click()
         expect(status).to_contain_text("你的身份")
         page.screenshot(path=str(artifacts_dir / "castle_start.png"))
+        info = page.evaluate(
+            "() => { const c = document.querySelector('canvas.castle-table') ||"
+            " document.querySelector('.castle-table canvas');"
+            " if (!c) return 'no canvas';"
+            " const d = c.getContext('2d').getImageData(5, 5, 1, 1).data;"
+            " return [c.tagName, c.width, c.height, c.className, Array.from(d)].join(' '); }"
+        )
+        console.append(f"canvas probe: {info}")
         clicks = 0
         for _ in range(600):
             if "游戏结束" in status.inner_text():
                 break
             buttons = page.locator(".castle-actions button")
             if "轮到你" in status.inner_text() and buttons.count() > 0:
-                buttons.first.click()
+                try:  # the panel is rebuilt after every action: a stale button is retried
+                    buttons.first.click(timeout=5_000)
+                except PlaywrightTimeoutError:
+                    continue
                 clicks += 1
                 if clicks == 6:
                     page.screenshot(path=str(artifacts_dir / "castle_midgame.png"))
@@ -51,5 +65,6 @@ def test_castle_match_by_mouse_from_home(
         expect(page.locator(".castle-log")).to_contain_text("游戏结束")
         page.screenshot(path=str(artifacts_dir / "castle_end.png"))
     finally:
+        (artifacts_dir / "castle_console.txt").write_text("\n".join(console), encoding="utf-8")
         page.screenshot(path=str(artifacts_dir / "castle_last.png"))
         server.stop()

@@ -27,6 +27,20 @@ from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
 
 
+PROMPT_ZH = {
+    "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
+    "play": "出牌阶段：选择手牌或技能，再点击目标", "command_pick": "指挥阶段：选择进攻的一组",
+    "order": "命令士兵攻击", "discard": "弃牌", "block": "你被攻击了，是否打出剑抵挡？",
+    "rescue": "有英雄濒死，是否使用愈救援？", "counter": "是否打出魔法抵消？",
+    "roar": "熊之咆哮：弃1张魔，否则眩晕", "ice": "冰风暴雨：弃1张魔，否则受到1点伤害",
+    "abyss": "深渊之剑：弃1张手牌，否则额外受到1点伤害", "fb_split": "爆裂火球：选择如何承受",
+    "hold": "是否发动抗拒死亡？", "throes": "是否发动临死挣扎？", "banner": "是否发动黑暗旌旗？",
+    "axe": "攻击被抵消，是否发动斧的效果？", "greatsword": "是否追击？",
+    "ring_upkeep": "是否消耗3张魔保留飞弹戒指？", "adopt": "是否收编阵亡英雄的士兵？",
+    "defect": "所有敌军已被消灭：是否投靠？",
+}  # fmt: skip
+
+
 def source_of(act: Act) -> str | None:
     """Which hand card or skill an action is played from (None: a plain button)."""
     if act.kind == "attack":
@@ -58,6 +72,7 @@ class CastleApp:
         self.tempo = tempo
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
+        self.canvas.on_client_ready(self.refresh)  # a view shown later draws the table too
         self.status = W.HTML()
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.buttons = W.VBox()
@@ -208,9 +223,7 @@ class CastleApp:
             turn = f"游戏结束：你{word}（{m.state.end_rule}）"
             self.reveal.disabled = False
         elif self.my_turn():
-            turn = "轮到你：" + {"block": "你被攻击了，是否打出剑抵挡？"}.get(
-                m.prompt_kind, m.prompt_kind
-            )
+            turn = "轮到你：" + PROMPT_ZH.get(m.prompt_kind, m.prompt_kind)
         else:
             turn = "等待其他玩家……"
         role = obs["players"][self.human]["role_zh"]
