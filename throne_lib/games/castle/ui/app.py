@@ -26,7 +26,6 @@ from throne_lib.games.castle.skills import SKILL_ZH
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
 
-
 PROMPT_ZH = {
     "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
     "play": "出牌阶段：选择手牌或技能，再点击目标", "command_pick": "指挥阶段：选择进攻的一组",
@@ -72,7 +71,7 @@ class CastleApp:
         self.tempo = tempo
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
-        self.canvas.on_client_ready(self.refresh)  # a view shown later draws the table too
+        self.canvas.on_client_ready(self._client_ready)
         self.status = W.HTML()
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.buttons = W.VBox()
@@ -104,6 +103,13 @@ class CastleApp:
         self._task: asyncio.Task[None] | None = None
         self.human_choice = human
         self.new_match()
+
+    def _client_ready(self) -> None:
+        """A view appeared (the page loaded): draw again. ipycanvas' shared manager only
+        sends "switch canvas" when the target changes, and the switch sent before this
+        view existed was lost, so forget it first."""
+        self.canvas._canvas_manager._current_canvas = None
+        self.refresh()
 
     # --- match control --------------------------------------------------------------
     def new_match(self) -> None:
