@@ -272,6 +272,15 @@ def report_main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"throne report: {exc}", file=sys.stderr)
         return 1
+    game = str(df["game"].iloc[0]) if "game" in df.columns and len(df) else "throne"
+    if game != "throne":  # another game's results: its own report module, if it has one
+        import importlib
+
+        from throne_lib.kit import registry
+
+        module = importlib.import_module(registry.get(game).module + ".report")
+        print(module.report_text(df))
+        return 0
     print(report_text(df, args.top))
     return 0
 

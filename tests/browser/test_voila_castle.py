@@ -36,14 +36,6 @@ def test_castle_match_by_mouse_from_home(
         page.locator(".castle-new").click()
         expect(status).to_contain_text("你的身份")
         page.screenshot(path=str(artifacts_dir / "castle_start.png"))
-        info = page.evaluate(
-            "() => { const c = document.querySelector('canvas.castle-table') ||"
-            " document.querySelector('.castle-table canvas');"
-            " if (!c) return 'no canvas';"
-            " const d = c.getContext('2d').getImageData(5, 5, 1, 1).data;"
-            " return [c.tagName, c.width, c.height, c.className, Array.from(d)].join(' '); }"
-        )
-        console.append(f"canvas probe: {info}")
         clicks = 0
         for _ in range(600):
             if "游戏结束" in status.inner_text():

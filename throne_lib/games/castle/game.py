@@ -71,4 +71,5 @@ GAME = Game(
         ),
     ),
     rulebook="RULES-CASTLE.md",
+    sim_hooks="throne_lib.games.castle.sim:HOOKS",
 )

@@ -185,7 +185,9 @@ class State:
         for p in self.players:
             for s in p.soldiers:
                 if s.uid == uid:
-                    return f"{self.hero_name(p.seat)}的{self.cards[s.card].name}"
+                    same = [x.uid for x in p.soldiers if x.card == s.card]
+                    nth = f"{same.index(uid) + 1}" if len(same) > 1 else ""
+                    return f"{self.hero_name(p.seat)}的{self.cards[s.card].name}{nth}"
         return f"士兵{uid}"
 
     def hero_name(self, seat: int) -> str:
