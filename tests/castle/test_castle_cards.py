@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from throne_lib.games.castle import load_castle_cards, parse_castle_cards
-from throne_lib.games.throne.cards import CardTableError  # to the kit with phase 2
+from throne_lib.kit.tables import TableError as CardTableError
 
 CARDS = load_castle_cards()
 SRC = (Path(__file__).resolve().parents[2] / "cards-castle.csv").read_text(encoding="utf-8")

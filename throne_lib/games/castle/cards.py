@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from throne_lib.games.throne.cards import CardTableError  # to the kit with phase 2
+from throne_lib.kit.tables import TableError as CardTableError
 
 COLUMNS = ("id", "name", "title", "kind", "hp", "value", "range", "traits", "count", "text")
 KINDS = (

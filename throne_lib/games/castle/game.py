@@ -28,6 +28,13 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
+def parse_table(text: str) -> Any:
+    """Card-table text -> CastleCards; a TableError lists FILE:ROW:COLUMN problems."""
+    from throne_lib.games.castle.cards import parse_castle_cards
+
+    return parse_castle_cards(text)
+
+
 def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
     return [f"seat{i}" for i in range(n)]
 
@@ -72,4 +79,6 @@ GAME = Game(
     ),
     rulebook="RULES-CASTLE.md",
     sim_hooks="throne_lib.games.castle.sim:HOOKS",
+    cli="throne_lib.games.castle.cli:HOOKS",
+    parse_table=parse_table,
 )
