@@ -171,3 +171,19 @@ def test_rules_round_trip_through_options() -> None:
     assert back == r and rules_overrides(CastleRules()) == {}
     m = CastleMatch(players=4, seed=2, rules=r)
     assert m.options == {"rules": {"max_rounds": 9, "curse_skips": ["play"]}} and m.seed == 2
+
+
+def test_kit_search_agent_plays_castle() -> None:
+    """The kit's search agent plays 城堡之心 through resample (CH-AI-1: it sees the hidden
+    state only as redrawn from the seat's view) to the end of a match."""
+    from throne_lib.kit.agents import make_agent
+
+    m = CastleMatch(players=4, seed=2)
+    agents = [make_agent("search", 2, "castle", iterations=4)] + [
+        ScriptedAgent(2, i) for i in (1, 2, 3)
+    ]
+    n = 0
+    while not m.is_over and n < 5000:
+        m.apply(agents[m.current_seat].choose(m))
+        n += 1
+    assert m.is_over

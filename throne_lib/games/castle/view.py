@@ -157,7 +157,7 @@ def resample_state(s: State, seat: int, rng: random.Random) -> State:
     """A copy with all that ``seat`` can't see redrawn from ``rng``."""
     t = s.copy()
     hidden = [p for p in t.players if p.seat != seat and not p.revealed]
-    roles = [p.role for p in hidden]
+    roles = sorted(p.role for p in hidden)  # sorted first: the draw depends on the view only
     rng.shuffle(roles)
     for p, role in zip(hidden, roles, strict=True):
         p.role = role
@@ -166,6 +166,7 @@ def resample_state(s: State, seat: int, rng: random.Random) -> State:
     others = [p for p in t.players if p.seat != seat]
     for p in others:
         pool.extend(c for c in p.hand if c != "conjured_mana")
+    pool.sort()
     rng.shuffle(pool)
     for p in others:
         keep = [c for c in p.hand if c == "conjured_mana"]
