@@ -125,6 +125,7 @@ def apply_mods(match: Match, mods: tuple[SideMods, SideMods]) -> None:
         for card, cell in zip(m.barracks, free, strict=False):
             match.eng.make_unit(match.db[card], side, cell, from_deck=False)
     match.eng.events = []
+    match.touch()  # the state was edited directly: no cached hash or legal actions
 
 
 def build_match(db: CardDB, setup: BattleSetup) -> Match:
