@@ -1,0 +1,74 @@
+"""Actions: small frozen values with a text form (``attack s7 1``) that round-trips.
+
+``kind`` names what is done; ``args`` are unit refs (``h2``, ``s7``), card ids or small
+numbers. Every action has a Chinese label for the UI (:func:`label`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+ArgT = str | int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    kind: str
+    args: tuple[ArgT, ...] = ()
+
+    def text(self) -> str:
+        return " ".join([self.kind, *(str(a) for a in self.args)])
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "args": list(self.args)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Act:
+        return cls(str(d["kind"]), tuple(d.get("args", ())))
+
+    @classmethod
+    def parse(cls, text: str) -> Act:
+        parts = text.split()
+        if not parts or not parts[0].replace("_", "").isalpha():
+            raise ValueError(f"not a 城堡之心 action: {text!r} (expected e.g. 'attack s7 0')")
+        args: list[ArgT] = [int(p) if p.lstrip("-").isdigit() else p for p in parts[1:]]
+        return cls(parts[0], tuple(args))
+
+
+KIND_ZH = {
+    "pick_hero": "选择英雄",
+    "draft": "部署士兵",
+    "pass": "不再部署",
+    "declare": "宣布阵营",
+    "attack": "剑攻击",
+    "heal": "使用愈",
+    "equip": "装备",
+    "magic": "使用魔法",
+    "skill": "发动技能",
+    "end_play": "结束出牌",
+    "command": "指挥进攻",
+    "skip_command": "不指挥",
+    "order": "命令士兵攻击",
+    "end_command": "结束指挥",
+    "discard": "弃牌",
+    "block": "抵挡",
+    "no_block": "不抵挡",
+    "yes": "是",
+    "no": "否",
+    "take": "承受伤害",
+    "split": "分摊伤害",
+    "counter": "魔法抵消",
+    "decline": "放弃",
+    "rescue": "救援",
+    "adopt": "收编士兵",
+    "follow": "追击",
+}
+
+
+def label(act: Act) -> str:
+    """A short Chinese label (the UI adds names from the match)."""
+    return " ".join([KIND_ZH.get(act.kind, act.kind), *(str(a) for a in act.args)])

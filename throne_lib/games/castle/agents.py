@@ -1,0 +1,386 @@
+"""Computer seats for 城堡之心 (CH-AI): a random agent and a scripted one.
+
+Both read only ``observation(seat)`` and the legal actions (CH-AI-1). The scripted agent
+scores every other seat from castle (< 0) to enemy (> 0) using public acts only — the
+public tallies of who harmed and who helped whom, revealed identities and declared camps
+(CH-AI-2) — and plays by its identity (CH-AI-3) with the habits of CH-AI-4. Its own RNG
+is seeded from the match seed and its seat (CH-AI-5); it has no time budget.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from throne_lib.games.castle.actions import Act
+from throne_lib.games.castle.cards import CastleCards
+
+Obs = Mapping[str, Any]
+MANA_HEROES = {"li_wei", "di_shi", "ge_lei_si", "ge_lu_qi", "luo_xia", "bai_pa"}
+KEEP = {"sword": 6, "heal": 5, "mana": 3, "conjured_mana": 3}
+
+
+class SeatAgent:
+    """An agent over the protocol: ``choose(match)`` reads only the current seat's
+    observation and the legal actions and hands them to ``decide(obs, legal)``."""
+
+    seat = -1
+
+    def choose(self, match: Any) -> Act:
+        seat = match.current_seat
+        return self.decide(match.observation(seat), match.legal_actions())
+
+    def decide(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        raise NotImplementedError
+
+
+class RandomAgent(SeatAgent):
+    """Uniformly random among the legal actions; seeded from seed and seat (CH-AI-5)."""
+
+    def __init__(self, seed: int = 0, seat: int | None = None) -> None:
+        self.seed = seed
+        self.rngs: dict[int, random.Random] = {}
+
+    def decide(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        seat = int(obs["seat"])
+        rng = self.rngs.setdefault(seat, random.Random(self.seed * 1009 + seat))
+        return legal[rng.randrange(len(legal))]
+
+
+def suspicion(obs: Obs) -> dict[int, float]:
+    """CH-AI-2: each other seat's score, castle (−) to enemy (+), from public acts."""
+    me = obs["seat"]
+    players = obs["players"]
+    harm, helped = obs["harm"], obs["helped"]
+    known: dict[int, float] = {}
+    for p in players:
+        q = p["seat"]
+        role, camp = p["role"], p["camp"]
+        if q == me:
+            role = obs["role"]
+        if role in ("lord", "reinforcement"):
+            known[q] = -10.0
+        elif role == "enemy":
+            known[q] = 10.0
+        elif role == "neutral" and camp:
+            known[q] = 10.0 if camp == "enemy" else -10.0
+    lord = next((p["seat"] for p in players if p["role"] == "lord"), -1)
+    score: dict[int, float] = {}
+    for _ in range(2):  # one pass with what is certain, one using the first estimate
+        for p in players:
+            q = p["seat"]
+            if q in known:
+                score[q] = known[q]
+                continue
+            v = 0.0
+            for b in range(len(players)):
+                if b == q:
+                    continue
+                w = known.get(b, score.get(b, 0.0))
+                lean = 2.0 if b == lord else (1.0 if w < -1 else (-1.0 if w > 1 else 0.0))
+                v += harm[q][b] * lean - helped[q][b] * lean
+            score[q] = max(-9.0, min(9.0, v))
+    return score
+
+
+class ScriptedAgent(SeatAgent):
+    """The rulebook's AI (CH-AI-2..4) over the seat's view. It keeps no memory between
+    decisions and breaks ties by action text, so it is deterministic (CH-AI-5)."""
+
+    def __init__(
+        self, seed: int = 0, seat: int | None = None, cards: CastleCards | None = None
+    ) -> None:
+        from throne_lib.games.castle.match import default_cards
+
+        self.seed = seed
+        self.seat = -1 if seat is None else seat
+        self.cards = cards or default_cards()
+
+    # --- allegiance -------------------------------------------------------------------
+    def hostility(self, obs: Obs) -> dict[int, float]:
+        """How much I want to hurt each other seat (> 0 foe, ≤ 0 spare) (CH-AI-3)."""
+        sus = suspicion(obs)
+        role = obs["role"]
+        players = obs["players"]
+        lord = next(p["seat"] for p in players if p["role"] == "lord")
+        enemies_alive = any(
+            sus.get(p["seat"], 0) > 1 for p in players if p["alive"] and p["seat"] != self.seat
+        )
+        out: dict[int, float] = {}
+        for p in players:
+            q = p["seat"]
+            if q == self.seat or not p["alive"]:
+                continue
+            s = sus.get(q, 0.0)
+            if role in ("lord", "reinforcement"):
+                out[q] = s if s > 0 else (0.2 if s == 0 and role == "reinforcement" else s)
+            elif role == "enemy":
+                out[q] = 20.0 if q == lord else -s
+            else:  # neutral: keep the 城主 alive while enemies live; hurt the stronger side
+                side = self.neutral_side(obs)
+                if q == lord:
+                    out[q] = -5.0 if enemies_alive else 1.0
+                else:
+                    out[q] = s if side == "castle" else -s
+        return out
+
+    def neutral_side(self, obs: Obs) -> str:
+        sus = suspicion(obs)
+        castle = enemy = 0
+        for p in obs["players"]:
+            if not p["alive"] or p["seat"] == self.seat:
+                continue
+            v = sus.get(p["seat"], 0.0)
+            if p["role"] == "lord" or v < -1:
+                castle += max(p["hp"], 0) + 3
+            elif v > 1:
+                enemy += max(p["hp"], 0)
+            else:
+                enemy += max(p["hp"], 0) // 2
+        return "castle" if castle <= enemy else "enemy"
+
+    # --- decisions ----------------------------------------------------------------------
+    def decide(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        self.seat = int(obs["seat"])
+        kind = obs["prompt"]["kind"] if obs["prompt"] else ""
+        fn = getattr(self, f"_{kind}", None)
+        act = fn(obs, legal) if fn else None
+        if act is None or act not in legal:
+            act = self._fallback(legal)
+        return act
+
+    def _fallback(self, legal: Sequence[Act]) -> Act:
+        for pref in ("end_play", "end_command", "skip_command", "decline", "no", "take", "pass"):
+            for a in legal:
+                if a.kind == pref:
+                    return a
+        return legal[0]
+
+    def _value(self, obs: Obs, cid: str) -> int:
+        hero = obs["players"][self.seat]["hero"]
+        if cid in KEEP:
+            return (
+                KEEP[cid] if cid != "mana" and cid != "conjured_mana" or hero in MANA_HEROES else 1
+            )
+        c = self.cards[cid]
+        if c.family == "equipment":
+            return 1 if c.slot in obs["players"][self.seat]["equip"] else 4
+        return 2
+
+    def _unit_info(self, obs: Obs, ref: str) -> tuple[int, int]:
+        """(group seat, hp) of a unit ref in the view."""
+        for p in obs["players"]:
+            if ref == f"h{p['seat']}":
+                return p["seat"], p["hp"]
+            for x in p["soldiers"]:
+                if x["ref"] == ref:
+                    return p["seat"], x["hp"]
+        return -1, 0
+
+    def _best_target(self, obs: Obs, refs: Sequence[str], host: dict[int, float]) -> str | None:
+        best, key = None, None
+        for r in refs:
+            g, hp = self._unit_info(obs, r)
+            h = host.get(g, 0.0)
+            if h <= 0:
+                continue
+            k = (h + (3 if r[0] == "h" else 0), -hp)
+            if key is None or k > key:
+                best, key = r, k
+        return best
+
+    def _pick_hero(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return max(legal, key=lambda a: (self.cards[str(a.args[0])].hp, str(a.args[0])))
+
+    def _draft(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
+        me = obs["players"][self.seat]
+        reserve = 3 if me["hero"] in MANA_HEROES else 0
+        picks = [a for a in legal if a.kind == "draft"]
+        picks = [a for a in picks if me["mana"] - self.cards[str(a.args[0])].value >= reserve]
+        if not picks:
+            return None
+        return max(picks, key=lambda a: (self.cards[str(a.args[0])].value, str(a.args[0])))
+
+    def _declare(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        side = self.neutral_side(obs)
+        want = Act("declare", (side,))
+        return want if want in legal else Act("declare", ("keep",))
+
+    def _play(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
+        me = obs["players"][self.seat]
+        host = self.hostility(obs)
+        hand = obs["hand"]
+        by_kind: dict[str, list[Act]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+        for a in by_kind.get("heal", []):  # heal when low, rescue allies
+            t = int(str(a.args[0])[1:])
+            if t == self.seat and (me["hp"] <= max(1, me["max_hp"] // 2)):
+                return a
+            if t != self.seat and host.get(t, 0) < 0:
+                return a
+        for a in by_kind.get("equip", []):
+            if self.cards[str(a.args[0])].slot not in me["equip"]:
+                return a
+        for a in by_kind.get("skill", []):
+            pick = self._skill(obs, a, host)
+            if pick:
+                return a
+        for a in by_kind.get("magic", []):
+            if self._magic(obs, a, host):
+                return a
+        swords = hand.count("sword")
+        attacks = [a for a in by_kind.get("attack", []) if a.args[1] == 0]
+        if attacks and (swords >= 2 or me["hp"] >= 3 or "two" in [a.args[2] for a in attacks]):
+            target = self._best_target(obs, [str(a.args[0]) for a in attacks], host)
+            if target is not None:
+                pay = "sword" if swords else "two"
+                act = Act("attack", (target, 0, pay))
+                if act in legal:
+                    return act
+        return None
+
+    def _skill(self, obs: Obs, a: Act, host: dict[int, float]) -> bool:
+        name = str(a.args[0])
+        me = obs["players"][self.seat]
+        refs = [str(x) for x in a.args[1:]]
+        foes = [r for r in refs if host.get(self._unit_info(obs, r)[0], 0) > 0]
+        if name in ("fire_arrow", "lightning", "spy", "missiles"):
+            return (
+                bool(foes)
+                and self._best_target(obs, refs, host) == refs[0]
+                and host.get(self._unit_info(obs, refs[0])[0], 0)
+                >= max((v for v in host.values()), default=0) - 0.5
+            )
+        if name == "fireball":
+            return len(refs) == len(foes) == min(3, len(refs)) and len(refs) >= 2
+        if name == "alchemy":
+            return refs[0] == "alchemy_crusader" or "alchemy_crusader" not in refs
+        if name == "roar":
+            return sum(1 for v in host.values() if v > 0) >= len(host) / 2
+        if name == "self_destruct":
+            return int(me["hp"]) >= 4 and all(v > 0 for v in host.values())
+        if name == "leap":
+            return bool(foes) and int(me["hp"]) >= 3
+        if name == "aim":
+            return bool(obs["hand"].count("sword") >= 1)
+        if name == "embrace":
+            return int(me["hp"]) <= 1 and obs["hand"].count("sword") >= 2
+        return False
+
+    def _magic(self, obs: Obs, a: Act, host: dict[int, float]) -> bool:
+        cid = str(a.args[0])
+        me = obs["players"][self.seat]
+        if cid in ("horn_of_plenty", "mirror_images"):
+            return True
+        if cid == "mass_heal":
+            return int(me["hp"]) < int(me["max_hp"])
+        if cid == "ice_storm":
+            return sum(1 for v in host.values() if v > 0) > len(host) / 2
+        if cid == "counterspell":
+            return host.get(int(str(a.args[1])[1:]), 0) < 0
+        if len(a.args) > 1:
+            t = int(str(a.args[1])[1:])
+            return host.get(t, 0) > 0 and host[t] >= max(host.values()) - 0.5
+        return False
+
+    def _command_pick(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
+        host = self.hostility(obs)
+        groups = [a for a in legal if a.kind == "command"]
+        groups = [a for a in groups if host.get(int(str(a.args[0])[1:]), 0) > 0]
+        return max(groups, key=lambda a: host[int(str(a.args[0])[1:])]) if groups else None
+
+    def _order(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
+        orders = [a for a in legal if a.kind == "order"]
+        if not orders:
+            return None
+        return min(
+            orders,
+            key=lambda a: (
+                self._unit_info(obs, str(a.args[1]))[1] if a.args[1] != "random" else 9,
+                a.text(),
+            ),
+        )
+
+    def _discard(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return min(legal, key=lambda a: (self._value(obs, str(a.args[0])), a.text()))
+
+    def _abyss(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        cards = [a for a in legal if a.kind == "discard"]
+        return self._discard(obs, cards) if cards else legal[-1]
+
+    def _block(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return Act("block")
+
+    def _ice(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return legal[0]
+
+    _roar = _ice
+
+    def _fb_split(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        takes = [a for a in legal if a.kind == "take"]
+        if takes:
+            return min(takes, key=lambda a: (self._unit_info(obs, str(a.args[0]))[1], a.text()))
+        return legal[0]
+
+    def _counter(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        d = obs["prompt"]["detail"]
+        host = self.hostility(obs)
+        caster = d["caster"]
+        harmful = {"exploding_fireball", "lesser_disintegration", "paralyzing_finger", "ice_storm"}
+        if d["card"] == "counterspell":
+            original_good = (
+                host.get(d["original_caster"], 0) <= 0 or d["original_caster"] == self.seat
+            )
+            return Act("counter") if original_good and host.get(caster, 0) > 0 else Act("decline")
+        targets = [int(t[1:]) for t in d["targets"] if t[:1] == "h" and t[1:].isdigit()]
+        mine = any(t == self.seat or host.get(t, 0) < 0 for t in targets)
+        if d["card"] in harmful and (mine or d["card"] == "ice_storm") and host.get(caster, 0) > 0:
+            return Act("counter")
+        return Act("decline")
+
+    def _rescue(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        host = self.hostility(obs)
+        for a in legal:
+            if a.kind == "rescue":
+                t = int(str(a.args[0])[1:])
+                if t == self.seat or host.get(t, 0) < 0:
+                    return a
+        return Act("decline")
+
+    def _adopt(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return legal[0]
+
+    def _defect(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return Act("no") if obs["players"][self.seat]["hp"] >= 2 else Act("yes")
+
+    def _greatsword(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        host = self.hostility(obs)
+        t = self._best_target(obs, [str(a.args[0]) for a in legal if a.kind == "follow"], host)
+        return Act("follow", (t, 0)) if t else Act("decline")
+
+    def _throes(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        g, _ = self._unit_info(obs, obs["prompt"]["detail"]["target"])
+        return Act("yes") if self.hostility(obs).get(g, 1) > 0 else Act("no")
+
+    def _ring_upkeep(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        mana = obs["hand"].count("mana") + obs["hand"].count("conjured_mana")
+        return Act("yes") if mana >= 4 else Act("no")
+
+    def _hold(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return Act("yes")
+
+    _axe = _hold
+    _banner = _hold
+
+
+def play_match(match: Any, agents: Sequence[Any], max_actions: int = 50_000) -> int:
+    """Let ``agents[seat]`` answer every prompt from the seat's observation; returns the
+    number of actions taken."""
+    n = 0
+    while not match.is_over and n < max_actions:
+        seat = match.current_seat
+        match.apply(agents[seat].choose(match))
+        n += 1
+    return n

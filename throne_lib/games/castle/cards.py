@@ -1,0 +1,271 @@
+"""The 城堡之心 card table: ``cards-castle.csv`` -> an immutable :class:`CastleCards`.
+
+Validation works like Throne's ``cards.csv``: every problem is collected and raised at
+once as one :class:`CardTableError`, one ``file:ROW:COLUMN: message`` per line (ROW is
+the spreadsheet row: the header is row 1).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from throne_lib.kit.tables import TableError as CardTableError
+
+COLUMNS = ("id", "name", "title", "kind", "hp", "value", "range", "traits", "count", "text")
+KINDS = (
+    "hero",
+    "special_soldier",
+    "soldier",
+    "basic",
+    "equipment:armour",
+    "equipment:treasure",
+    "equipment:mount",
+    "equipment:weapon:sword",
+    "equipment:weapon:axe",
+    "equipment:weapon:bow",
+    "equipment:weapon:dagger",
+    "magic",
+    "token:soldier",
+    "token:basic",
+)
+KIND_ZH = {
+    "hero": "英雄",
+    "special_soldier": "特殊士兵",
+    "soldier": "普通士兵",
+    "basic": "基础卡",
+    "equipment": "装备",
+    "magic": "魔法",
+    "token": "衍生物",
+}
+# trait keyword -> takes a number?  (the small language of the traits column)
+TRAITS: dict[str, bool] = {
+    "fireball": True, "mo_as_yu": False, "mana_pool": False, "alchemy": True,
+    "unlimited_leadership": False, "spy": False, "snipe": True, "aim": True,
+    "bear_roar": True, "axe_mastery": True, "resist_death": False, "embrace_death": False,
+    "self_destruct": True, "leap": True, "fire_arrow": True, "dark_banner": True,
+    "death_throes": False, "sword_mastery": True, "deadly_strike": True,
+    "anti_charge": False, "ranged": False, "curse": False, "thick_hide": False,
+    "bite_heal": True, "frenzy": True, "cowardly": True, "berserk": False,
+    "obedient": False, "rally": False, "charge": True, "stealth": False,
+    "attack": False, "block": False, "pay": False, "heal": True,
+    "negate_melee": True, "negate_first_ranged": False, "lightning_bolt": True,
+    "magic": False, "kill_follow_up": False, "discard_or_extra": True, "missiles": True,
+    "force_hit": False, "re_attack": False, "pay_any_two": False, "poison": True,
+    "attack_mount": True, "defence_mount": True, "heal_all_heroes": True,
+    "group_damage": True, "split": False, "draw": True, "ignore_distance": False,
+    "mirror": True, "destroy_card": False, "freeze": False, "return_spent_mana": False,
+    "ice_storm": True, "counter": False, "removed_on_leave": False,
+}  # fmt: skip
+BOX_SIZE = 140
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_TRAIT = re.compile(r"^([a-z_]+)(?:\((-?\d+(?:\.\d+)?)\))?$")
+Err = Callable[[str, str], None]
+UNIT_KINDS = ("hero", "special_soldier", "soldier", "token:soldier")
+
+
+@dataclass(frozen=True)
+class CastleCard:
+    id: str
+    name: str
+    title: str
+    kind: str
+    hp: int
+    value: int
+    range: float  # math.inf = unlimited
+    traits: tuple[tuple[str, float], ...]
+    count: int
+    text: str
+
+    @functools.cached_property
+    def _traits(self) -> dict[str, float]:
+        return dict(self.traits)
+
+    def has(self, trait: str) -> bool:
+        return trait in self._traits
+
+    def num(self, trait: str, default: float = 0) -> float:
+        return self._traits.get(trait, default)
+
+    @property
+    def family(self) -> str:
+        """``equipment:weapon:sword`` -> ``equipment``."""
+        return self.kind.split(":", 1)[0]
+
+    @property
+    def slot(self) -> str:
+        """An equipment card's slot (weapon, armour, mount, treasure); '' otherwise."""
+        parts = self.kind.split(":")
+        return parts[1] if parts[0] == "equipment" else ""
+
+    @property
+    def weapon_type(self) -> str:
+        parts = self.kind.split(":")
+        return parts[2] if len(parts) == 3 else ""
+
+    @property
+    def is_soldier(self) -> bool:
+        return self.kind in ("special_soldier", "soldier", "token:soldier")
+
+
+@dataclass(frozen=True)
+class CastleCards(Mapping[str, CastleCard]):
+    """``id -> CastleCard`` plus the table's source text and hash."""
+
+    cards: Mapping[str, CastleCard]
+    source: str = field(repr=False)
+    hash: str = ""
+    path: str = ""
+
+    def __getitem__(self, key: str) -> CastleCard:
+        return self.cards[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def of(self, *kinds: str) -> list[CastleCard]:
+        return [c for c in self.cards.values() if c.kind in kinds or c.family in kinds]
+
+    def box(self) -> list[str]:
+        """Every box card id, as many times as its count (CH-DECK-1)."""
+        return [c.id for c in self.cards.values() for _ in range(c.count)]
+
+
+DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards-castle.csv"
+
+
+def load_castle_cards(path: str | Path | None = None) -> CastleCards:
+    """Read and validate ``cards-castle.csv`` (or the table at ``path``)."""
+    p = Path(path) if path is not None else DEFAULT_PATH
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
+    return parse_castle_cards(text, p.name, str(p))
+
+
+def parse_castle_cards(
+    text: str, filename: str = "cards-castle.csv", path: str = ""
+) -> CastleCards:
+    """Validate CSV text and build the table; raise :class:`CardTableError`."""
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        line = int(m.group(1)) if m else 1
+        raise CardTableError([f"{filename}:{line}:-: not a valid CSV table ({exc})"]) from None
+    problems: list[str] = []
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    for col in missing:
+        problems.append(f"{filename}:1:{col}: missing column (expected: {', '.join(COLUMNS)})")
+    if missing:
+        raise CardTableError(problems)
+    for col in frame.columns:
+        if col not in COLUMNS:
+            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(COLUMNS)})")
+    cards: dict[str, CastleCard] = {}
+    first: dict[str, int] = {}
+    for index, raw in enumerate(frame.to_dict("records")):
+        row = index + 2
+        rec = {str(k): str(v).strip() for k, v in raw.items()}
+
+        def err(col: str, msg: str, row: int = row) -> None:
+            problems.append(f"{filename}:{row}:{col}: {msg}")
+
+        card = _row(rec, err)
+        if card is None:
+            continue
+        if card.id in first:
+            err("id", f"duplicate id {card.id!r} (first on row {first[card.id]})")
+            continue
+        first[card.id] = row
+        cards[card.id] = card
+    total = sum(c.count for c in cards.values())
+    if not problems and total != BOX_SIZE:
+        problems.append(
+            f"{filename}:{len(frame) + 1}:count: the box must hold {BOX_SIZE} cards "
+            f"(CH-DECK-1), the counts add up to {total}"
+        )
+    if problems:
+        raise CardTableError(problems)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return CastleCards(cards=cards, source=text, hash=digest, path=path)
+
+
+def _int(rec: dict[str, str], col: str, err: Err, *, allow_blank: bool) -> int | None:
+    raw = rec[col]
+    if raw in ("", "–", "-") and allow_blank:
+        return 0
+    if not raw.isdigit():
+        err(col, f"expected a whole number ≥ 0, got {raw!r}")
+        return None
+    return int(raw)
+
+
+def _row(rec: dict[str, str], err: Err) -> CastleCard | None:
+    e = err
+    ok = True
+    if not _ID.match(rec["id"]):
+        e("id", f"expected an ASCII id like knight_armor (a-z, 0-9, _), got {rec['id']!r}")
+        ok = False
+    if not rec["name"]:
+        e("name", "expected the card's Chinese name, got an empty cell")
+        ok = False
+    kind = rec["kind"]
+    if kind not in KINDS:
+        e("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+        ok = False
+    is_unit = kind in UNIT_KINDS
+    hp = _int(rec, "hp", err, allow_blank=not is_unit)
+    if is_unit and hp is not None and hp < 1:
+        e("hp", f"a {kind} needs HP ≥ 1, got {hp}")
+        hp = None
+    value = _int(rec, "value", err, allow_blank=True)
+    count = _int(rec, "count", err, allow_blank=False)
+    if count is not None and kind.startswith("token") and count != 0:
+        e("count", f"tokens are not in the box: expected 0, got {count}")
+        count = None
+    rng_raw = rec["range"]
+    rng: float | None
+    if rng_raw == "∞":
+        rng = math.inf
+    elif rng_raw in ("", "–", "-"):
+        rng = 0.0
+    elif rng_raw.isdigit() and int(rng_raw) >= 1:
+        rng = float(rng_raw)
+    else:
+        e("range", f"expected a whole number ≥ 1, ∞ or blank, got {rng_raw!r}")
+        rng = None
+    traits: list[tuple[str, float]] = []
+    for part in [t.strip() for t in rec["traits"].split(",") if t.strip()]:
+        m = _TRAIT.match(part)
+        if not m or m.group(1) not in TRAITS:
+            known = ", ".join(sorted(TRAITS))
+            e("traits", f"unknown trait {part!r}; known: {known}")
+            ok = False
+            continue
+        name, arg = m.group(1), m.group(2)
+        if TRAITS[name] != (arg is not None):
+            hint = f"{name}(N)" if TRAITS[name] else name
+            e("traits", f"trait {name} is written {hint}, got {part!r}")
+            ok = False
+            continue
+        traits.append((name, float(arg) if arg is not None else 1.0))
+    if None in (hp, value, count, rng) or not ok:
+        return None
+    assert hp is not None and value is not None and count is not None and rng is not None
+    return CastleCard(
+        id=rec["id"], name=rec["name"], title=rec["title"], kind=kind, hp=hp, value=value,
+        range=rng, traits=tuple(traits), count=count, text=rec["text"],
+    )  # fmt: skip

@@ -1,0 +1,41 @@
+"""Events of a 城堡之心 match: one line of the Chinese 战报 each (CH-UI-6).
+
+An event has a public text; a draw is public as a count, and its cards are a private
+text for the drawing seat only (``private_to``), so the log of a seat never shows
+another seat's hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    text: str
+    private_to: int = -1
+    private_text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        if self.private_to >= 0:
+            d["private_to"] = self.private_to
+            d["private_text"] = self.private_text
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        return cls(
+            str(d["kind"]),
+            str(d["text"]),
+            int(d.get("private_to", -1)),
+            str(d.get("private_text", "")),
+        )
+
+    def seen_by(self, seat: int | None) -> str:
+        """The line ``seat`` reads (None: a spectator or a replay showing all)."""
+        if self.private_to >= 0 and (seat is None or seat == self.private_to):
+            return self.private_text or self.text
+        return self.text

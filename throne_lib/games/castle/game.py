@@ -1,0 +1,84 @@
+"""城堡之心 as the kit's registry sees it: one :class:`~throne_lib.kit.registry.Game`.
+
+Imported on ``import throne_lib.games.castle``; it loads no UI library. A setup per seat
+is just a name (the identities are dealt by the match RNG, CH-SETUP-4), so
+``default_setups(n)`` is ``["seat0", …]``. Options: ``rules`` (a :class:`CastleRules`)
+and ``cards`` (a :class:`CastleCards`, default ``cards-castle.csv``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from throne_lib.kit.registry import Dashboard, Game
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
+    from throne_lib.games.castle.match import CastleMatch, rules_from
+
+    return CastleMatch(
+        players=len(setups),
+        seed=seed,
+        rules=rules_from(options.get("rules")),
+        cards=options.get("cards"),
+    )
+
+
+def parse_table(text: str) -> Any:
+    """Card-table text -> CastleCards; a TableError lists FILE:ROW:COLUMN problems."""
+    from throne_lib.games.castle.cards import parse_castle_cards
+
+    return parse_castle_cards(text)
+
+
+def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
+    return [f"seat{i}" for i in range(n)]
+
+
+def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> str:
+    return word
+
+
+def _scripted(seed: int = 0, **params: Any) -> Any:
+    from throne_lib.games.castle.agents import ScriptedAgent
+
+    return ScriptedAgent(seed, **params)
+
+
+def _random(seed: int = 0, **params: Any) -> Any:
+    from throne_lib.games.castle.agents import RandomAgent
+
+    return RandomAgent(seed, **params)
+
+
+GAME = Game(
+    name="castle",
+    title="城堡之心",
+    title_en="Heart of the Castle",
+    rule_prefix="CH-",
+    module="throne_lib.games.castle",
+    seats=(3, 8),
+    new_match=new_match,
+    card_tables=(ROOT / "cards-castle.csv",),
+    default_setups=default_setups,
+    resolve_setup=resolve_setup,
+    agents={"scripted": _scripted, "castle_random": _random},
+    default_agent="scripted",
+    dashboards=(
+        Dashboard(
+            "castle.ipynb",
+            "城堡之心",
+            "Heart of the Castle",
+            "圆桌对战：隐藏身份，与 AI 在 3–8 人局中一决胜负。",
+            "Hidden roles at a round table: play one seat against the AI.",
+        ),
+    ),
+    rulebook="RULES-CASTLE.md",
+    sim_hooks="throne_lib.games.castle.sim:HOOKS",
+    cli="throne_lib.games.castle.cli:HOOKS",
+    parse_table=parse_table,
+)

@@ -1,0 +1,258 @@
+"""``CastleMatch``: 城堡之心 behind the kit's match protocol (throne_lib.kit.protocol)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from throne_lib.games.castle import command, death, magic, play, setup, skills, turn  # noqa: F401
+from throne_lib.games.castle.actions import Act
+from throne_lib.games.castle.cards import CastleCards, load_castle_cards
+from throne_lib.games.castle.core import PROMPTS, run
+from throne_lib.games.castle.events import Event
+from throne_lib.games.castle.rules import CastleRules
+from throne_lib.games.castle.state import State
+from throne_lib.kit.protocol import IllegalAction
+
+_DEFAULT_CARDS: CastleCards | None = None
+
+
+def default_cards() -> CastleCards:
+    global _DEFAULT_CARDS
+    if _DEFAULT_CARDS is None:
+        _DEFAULT_CARDS = load_castle_cards()
+    return _DEFAULT_CARDS
+
+
+class CastleMatch:
+    """One match of 城堡之心 for 3–8 seats. Every decision, answers included, is taken by
+    ``current_seat`` from ``legal_actions()`` — a block, a rescue or a counter makes the
+    asked seat current for one action, so the protocol stays single-actor."""
+
+    game = "castle"
+
+    def __init__(
+        self,
+        players: int = 5,
+        seed: int = 0,
+        rules: CastleRules | None = None,
+        cards: CastleCards | None = None,
+        *,
+        state: State | None = None,
+    ) -> None:
+        if state is None:
+            state = setup.new_state(cards or default_cards(), rules or CastleRules(), players, seed)
+            run(state)
+        self.state = state
+        self.actions: list[Act] = []
+        self.seed = state.seed
+        self.setups = [f"seat{i}" for i in range(state.n)]
+        self.options: dict[str, Any] = {"rules": rules_overrides(state.rules)}
+        self._legal: list[Act] = []
+        self._legal_set: set[Act] = set()
+        self._legal_for: object = None
+        self._log_views: dict[int | None, list[str]] = {}
+
+    # --- protocol ------------------------------------------------------------------
+    @property
+    def num_seats(self) -> int:
+        return self.state.n
+
+    @property
+    def current_seat(self) -> int:
+        pr = self.state.prompt
+        return pr.seat if pr is not None else -1
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.stage == "over"
+
+    @property
+    def prompt_kind(self) -> str:
+        pr = self.state.prompt
+        return pr.kind if pr is not None else ""
+
+    def legal_actions(self) -> list[Act]:
+        """Every legal action of ``current_seat``. Cached per prompt: change the state
+        only through :meth:`apply`."""
+        pr = self.state.prompt
+        if pr is None or self.is_over:
+            return []
+        if self._legal_for is not pr:
+            self._legal = PROMPTS[pr.kind][0](self.state, pr)
+            self._legal_set = set(self._legal)
+            self._legal_for = pr
+        return list(self._legal)
+
+    def parse(self, text: str) -> Act:
+        return Act.parse(text)
+
+    def apply(self, action: Act | str) -> list[Event]:
+        act = Act.parse(action) if isinstance(action, str) else action
+        s = self.state
+        pr = s.prompt
+        if pr is None or self.is_over:
+            raise IllegalAction(act.text(), "CH-WIN-1", "the game is over")
+        _, handler, rule = PROMPTS[pr.kind]
+        self.legal_actions()
+        if act not in self._legal_set:
+            raise IllegalAction(
+                act.text(),
+                rule,
+                f"not a legal answer to {pr.kind} for seat {pr.seat} now",
+            )
+        start = len(s.log)
+        s.prompt = None
+        handler(s, pr, act)
+        run(s)
+        self.actions.append(act)
+        return s.log[start:]
+
+    def copy(self) -> CastleMatch:
+        m = CastleMatch(state=self.state.copy())
+        m.actions = list(self.actions)
+        return m
+
+    def hash(self) -> str:
+        return hashlib.sha256(repr(canonical(self.state)).encode()).hexdigest()[:16]
+
+    def returns(self) -> list[float]:
+        return list(self.state.result) if self.state.result else [0.0] * self.state.n
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        from throne_lib.games.castle.view import log_for, observe
+
+        lines = self._log_views.setdefault(seat, [])
+        if len(lines) < len(self.state.log):  # the log only grows: extend the seat's copy
+            lines.extend(log_for(self.state, seat, len(lines)))
+        return observe(self.state, seat, list(lines))
+
+    def reveal_all(self) -> dict[str, Any]:
+        """A replay's view of everything (CH-UI-5); never for a live seat."""
+        from throne_lib.games.castle.view import reveal_all
+
+        return reveal_all(self.state)
+
+    def resample(self, seat: int, rng: random.Random) -> CastleMatch:
+        from throne_lib.games.castle.view import resample_state
+
+        return CastleMatch(state=resample_state(self.state, seat, rng))
+
+    @property
+    def history(self) -> list[Act]:
+        """The actions applied so far (the match is (table, seats, seed, rules, history))."""
+        return self.actions
+
+    # --- conveniences for UI and tests ----------------------------------------------
+    @classmethod
+    def from_scenario(
+        cls, text: str, rules: CastleRules | None = None, cards: CastleCards | None = None
+    ) -> CastleMatch:
+        """A match from scenario notation (see :mod:`.scenario`)."""
+        from throne_lib.games.castle.scenario import from_text
+
+        return cls(state=from_text(text, cards or default_cards(), rules))
+
+    def to_scenario(self) -> str:
+        from throne_lib.games.castle.scenario import to_text
+
+        return to_text(self.state)
+
+    def describe(self, action: Act) -> str:
+        """The action in Chinese, e.g. ``剑攻击 拜帕（支付1张剑）``."""
+        from throne_lib.games.castle.describe import describe
+
+        return describe(self.state, action, self.prompt_kind)
+
+    def log_lines(self, seat: int | None = None) -> list[str]:
+        return [e.seen_by(seat) for e in self.state.log]
+
+
+def rules_overrides(rules: CastleRules) -> dict[str, Any]:
+    """The parameters that differ from the rulebook's defaults, JSON-able (for logs)."""
+    base = CastleRules()
+    out: dict[str, Any] = {}
+    for f in fields(CastleRules):
+        v = getattr(rules, f.name)
+        if v != getattr(base, f.name):
+            out[f.name] = (
+                {str(k): list(r) for k, r in v.items()}
+                if f.name == "role_table"
+                else (list(v) if isinstance(v, tuple) else v)
+            )
+    return out
+
+
+def rules_from(value: CastleRules | Mapping[str, Any] | None) -> CastleRules:
+    """A CastleRules from itself, None (defaults) or a dict of overrides (from a log)."""
+    if value is None or isinstance(value, CastleRules):
+        return value or CastleRules()
+    kw: dict[str, Any] = {}
+    names = {f.name for f in fields(CastleRules)}
+    for k, v in value.items():
+        if k not in names:
+            raise ValueError(f"unknown 城堡之心 rule parameter {k!r}")
+        if k == "role_table":
+            v = {int(n): tuple(r) for n, r in v.items()}
+        elif isinstance(getattr(CastleRules(), k), tuple):
+            v = tuple(v)
+        kw[k] = v
+    return CastleRules(**kw)
+
+
+def canonical(s: State) -> tuple[Any, ...]:
+    """A hashable, order-stable picture of the full state (hidden parts included)."""
+    players = tuple(
+        (
+            p.seat, p.role, p.hero, p.hp, p.max_hp, p.camp, p.camp_fixed, p.declared,
+            p.defected, p.revealed, tuple(p.hand), tuple(sorted(p.equip.items())),
+            tuple((x.uid, x.card, x.hp, x.poison, x.curse, x.thick_turn, x.attacks, x.coward)
+                  for x in p.soldiers),
+            p.alive, p.dying, p.hold, p.embrace, p.stun, p.curse, p.frozen, p.poison,
+            p.mirror, p.banner, p.aim, p.swift, p.shield_turn, p.sword_attacks,
+            tuple(sorted(p.used)), p.leadership, p.mana, tuple(p.paid_mana),
+            tuple(p.paid_mana_prev), p.last_source, tuple(sorted(p.spied.items())),
+        )
+        for p in s.players
+    )  # fmt: skip
+    return (
+        players, tuple(s.pos), tuple(s.deck), tuple(s.discard), tuple(s.supply),
+        tuple(s.set_aside), tuple(s.fallen), s.stage, s.step, s.turn_seat, s.turn_no,
+        s.round, tuple(s.stack), s.prompt, s.result, s.rng.getstate(), len(s.log),
+    )  # fmt: skip
+
+
+def box_census(s: State) -> dict[str, int]:
+    """Where the 140 box cards are (CH-DECK-8): must add up to the card table's counts."""
+    counts: dict[str, int] = {}
+
+    def add(cid: str) -> None:
+        if cid not in ("conjured_mana",) and not s.cards[cid].kind.startswith("token"):
+            counts[cid] = counts.get(cid, 0) + 1
+
+    for zone in (s.deck, s.discard, s.supply, s.set_aside, s.fallen, s.hero_pool):
+        for cid in zone:
+            add(cid)
+    for p in s.players:
+        if p.hero:
+            add(p.hero)
+        for cid in p.hand:
+            add(cid)
+        for cid in p.equip.values():
+            add(cid)
+        for sol in p.soldiers:
+            add(sol.card)
+    return counts
+
+
+def play_random(m: CastleMatch, rng: random.Random, max_actions: int = 100_000) -> int:
+    """Play uniformly random legal actions to the end; returns the actions taken."""
+    n = 0
+    while not m.is_over and n < max_actions:
+        acts: Sequence[Act] = m.legal_actions()
+        m.apply(acts[rng.randrange(len(acts))])
+        n += 1
+    return n

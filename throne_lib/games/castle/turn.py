@@ -1,0 +1,237 @@
+"""Turn order and phases (CH-TURN), neutral declarations (CH-ROLE-7), discards."""
+
+from __future__ import annotations
+
+from throne_lib.games.castle.actions import Act
+from throne_lib.games.castle.combat import deal
+from throne_lib.games.castle.core import answer, ask, discard_card, draw, log, op, prompt, push
+from throne_lib.games.castle.rules import CAMP_ZH
+from throne_lib.games.castle.state import Prompt, State
+
+
+@op("turn")
+def _turn(s: State, seat: int) -> None:
+    p = s.players[seat]
+    s.turn_seat, s.turn_pos = seat, s.pos[seat]
+    s.turn_no += 1
+    p.used.clear()
+    p.sword_attacks = 0
+    p.paid_mana_prev, p.paid_mana = p.paid_mana, []
+    log(s, "turn", f"—— 第{s.round}轮 {s.hero_name(seat)} 的回合 ——")
+    push(
+        s,
+        ("turn_start", seat),
+        ("draw_phase", seat),
+        ("play_phase", seat),
+        ("command_phase", seat),
+        ("discard_phase", seat),
+        ("turn_end", seat),
+        ("next_turn",),
+    )
+
+
+@op("turn_start")
+def _turn_start(s: State, seat: int) -> None:
+    """CH-TURN-3: (1) 镜影 ends, (2) a neutral may declare, (3) poison, (4) 怯懦."""
+    s.step = "start"
+    p = s.players[seat]
+    if p.mirror:
+        p.mirror = False
+        log(s, "mirror_end", f"{s.hero_name(seat)} 的镜影消失")
+    for attr in ("stun", "curse", "frozen"):
+        if getattr(p, attr) == 1:
+            setattr(p, attr, 2)
+    for sol in p.soldiers:
+        if sol.curse == 1:
+            sol.curse = 2
+        sol.coward = False
+    if p.hold == 1:
+        p.hold = 2
+    push(s, ("declare_ask", seat), ("poison", seat), ("after_action",), ("coward", seat))
+
+
+@op("declare_ask")
+def _declare_ask(s: State, seat: int) -> None:
+    p = s.players[seat]
+    if p.alive and p.role == "neutral" and not p.camp_fixed:
+        ask(s, "declare", seat)
+
+
+@prompt("declare", "CH-ROLE-7")
+def _declare_legal(s: State, pr: Prompt) -> list[Act]:
+    cur = s.players[pr.seat].camp
+    return [Act("declare", (c or "none",)) for c in ("", "enemy", "castle") if c != cur] + [
+        Act("declare", ("keep",))
+    ]
+
+
+@answer("declare")
+def _declare_answer(s: State, pr: Prompt, act: Act) -> None:
+    choice = str(act.args[0])
+    if choice == "keep":
+        return
+    p = s.players[pr.seat]
+    p.camp = "" if choice == "none" else choice
+    if p.camp and not p.declared:
+        p.declared = True
+        p.revealed = True
+        log(s, "reveal", f"{s.hero_name(pr.seat)} 亮明身份：中立")
+    log(s, "declare", f"{s.hero_name(pr.seat)} 宣布阵营：{CAMP_ZH[p.camp]}")
+
+
+@op("poison")
+def _poison(s: State, seat: int) -> None:
+    """CH-STATUS-4: 1 damage per token at the start of the unit's (commander's) turn."""
+    p = s.players[seat]
+    for sol in list(p.soldiers):
+        if sol.poison:
+            n, sol.poison = sol.poison, 0
+            log(s, "poison", f"{s.name(sol.ref)} 毒性发作")
+            deal(s, sol.ref, n, sol.poison_src, "other")
+    if p.poison:
+        n, p.poison = p.poison, 0
+        log(s, "poison", f"{s.hero_name(seat)} 毒性发作")
+        deal(s, p.ref, n, p.poison_src, "other")
+
+
+@op("coward")
+def _coward(s: State, seat: int) -> None:
+    """CH-SOLDIER-10: each 地精 rolls; with 50% it can't attack this turn (public)."""
+    for sol in s.players[seat].soldiers:
+        c = s.cards[sol.card]
+        if c.has("cowardly"):
+            r = s.rng.random()
+            sol.coward = r < c.num("cowardly")
+            log(
+                s,
+                "roll",
+                f"{s.name(sol.ref)} 怯懦判定{r:.2f}：{'畏战' if sol.coward else '可以攻击'}",
+            )
+
+
+@op("draw_phase")
+def _draw_phase(s: State, seat: int) -> None:
+    s.step = "draw"
+    if s.players[seat].alive:
+        draw(s, seat, s.rules.draw_per_turn)
+
+
+@op("play_phase")
+def _play_phase(s: State, seat: int) -> None:
+    p = s.players[seat]
+    if not p.alive:
+        return
+    if s.step != "play":
+        s.step = "play"
+        why = ""
+        if p.frozen:
+            why = "被定身"
+        elif p.stun == 2:
+            why = "眩晕"
+        elif p.curse == 2 and "play" in s.rules.curse_skips:
+            why = "被诅咒"
+        if why:
+            log(s, "skip", f"{s.hero_name(seat)} {why}，跳过出牌阶段")
+            return
+    ask(s, "play", seat)
+
+
+@op("command_phase")
+def _command_phase(s: State, seat: int) -> None:
+    s.step = "command"
+    s.command_group = -1
+    s.frenzy_uid = -1
+    p = s.players[seat]
+    for sol in p.soldiers:
+        sol.attacks = 0
+    if not p.alive or p.dying or p.frozen:
+        return
+    if p.curse == 2 and "command" in s.rules.curse_skips:
+        log(s, "skip", f"{s.hero_name(seat)} 被诅咒，跳过指挥阶段")
+        return
+    from throne_lib.games.castle.command import command_groups
+
+    if command_groups(s, seat):
+        ask(s, "command_pick", seat)
+
+
+def hand_load(s: State, seat: int) -> int:
+    """Cards that count toward the hand limit (CH-TURN-8; 迪什's 魔 don't, CH-HERO-4)."""
+    p = s.players[seat]
+    n = len(p.hand)
+    if s.has(seat, "mana_pool"):
+        n -= p.hand.count("mana") + p.hand.count("conjured_mana")
+    return n
+
+
+@op("discard_phase")
+def _discard_phase(s: State, seat: int) -> None:
+    s.step = "discard"
+    p = s.players[seat]
+    if p.alive and hand_load(s, seat) > max(p.hp, 0):
+        ask(s, "discard", seat, "limit", hand_load(s, seat) - max(p.hp, 0))
+
+
+@prompt("discard", "CH-TURN-8")
+def _discard_legal(s: State, pr: Prompt) -> list[Act]:
+    hand = s.players[pr.seat].hand
+    cards = set(hand)
+    if pr.data[0] == "limit" and s.has(pr.seat, "mana_pool"):
+        cards -= {"mana", "conjured_mana"}
+    return [Act("discard", (c,)) for c in sorted(cards)]
+
+
+@answer("discard")
+def _discard_answer(s: State, pr: Prompt, act: Act) -> None:
+    cid = str(act.args[0])
+    discard_card(s, pr.seat, cid)
+    log(s, "discard", f"{s.hero_name(pr.seat)} 弃置 {s.cards[cid].name}")
+    left = int(pr.data[1]) - 1
+    if left > 0 and s.players[pr.seat].hand:
+        ask(s, "discard", pr.seat, pr.data[0], left)
+
+
+@op("turn_end")
+def _turn_end(s: State, seat: int) -> None:
+    """CH-TURN-9: rescue window, deaths, game-end check, then effects of this turn end."""
+    s.step = "end"
+    ops: list[tuple[object, ...]] = []
+    if "turn_end" in s.rules.rescue_windows:
+        ops.append(("rescue_window", "turn_end"))
+    push(s, *ops, ("deaths",), ("win_check",), ("cleanup", seat))
+
+
+@op("cleanup")
+def _cleanup(s: State, seat: int) -> None:
+    p = s.players[seat]
+    for q in s.players:
+        q.banner = False
+    p.aim = p.swift = False
+    for attr in ("stun", "curse", "frozen"):
+        if getattr(p, attr) == 2:
+            setattr(p, attr, 0)
+    for sol in p.soldiers:
+        if sol.curse == 2:
+            sol.curse = 0
+        sol.coward = False
+
+
+@op("next_turn")
+def _next_turn(s: State) -> None:
+    """CH-TURN-1: the next living hero clockwise after the seat the turn began at."""
+    living = set(s.living())
+    if not living:
+        return
+    for k in range(1, s.n + 1):
+        position = (s.turn_pos + k) % s.n
+        seat = s.pos.index(position)
+        if seat in living:
+            break
+    if s.players[seat].role == "lord":
+        s.round += 1
+        if s.rules.max_rounds is not None and s.round > s.rules.max_rounds:
+            from throne_lib.games.castle.death import end_game
+
+            end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局")
+            return
+    push(s, ("turn", seat))

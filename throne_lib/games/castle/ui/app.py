@@ -1,0 +1,280 @@
+"""The 城堡之心 play dashboard (ipywidgets + ipycanvas).
+
+A human plays one seat against scripted AIs. Everything offered comes from
+``legal_actions()``: pick a card or skill in the hand row, the legal targets light up
+on the table, click one (or a button) to act; answers (the 剑 defence, rescues, counters
+…) appear as buttons when asked. The widget reads only ``observation(seat)`` of the
+human seat while the game runs (CH-UI-2); after the end a toggle reveals everything
+(CH-UI-5). Testable without a browser: call ``select``, ``click_seat``, ``press``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+from ipycanvas import Canvas, hold_canvas
+
+from throne_lib.games.castle.actions import Act
+from throne_lib.games.castle.agents import ScriptedAgent
+from throne_lib.games.castle.match import CastleMatch
+from throne_lib.games.castle.rules import CastleRules
+from throne_lib.games.castle.skills import SKILL_ZH
+from throne_lib.games.castle.ui.table import H, draw_table, seat_at
+from throne_lib.games.castle.ui.table import W as WIDTH
+
+PROMPT_ZH = {
+    "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
+    "play": "出牌阶段：选择手牌或技能，再点击目标", "command_pick": "指挥阶段：选择进攻的一组",
+    "order": "命令士兵攻击", "discard": "弃牌", "block": "你被攻击了，是否打出剑抵挡？",
+    "rescue": "有英雄濒死，是否使用愈救援？", "counter": "是否打出魔法抵消？",
+    "roar": "熊之咆哮：弃1张魔，否则眩晕", "ice": "冰风暴雨：弃1张魔，否则受到1点伤害",
+    "abyss": "深渊之剑：弃1张手牌，否则额外受到1点伤害", "fb_split": "爆裂火球：选择如何承受",
+    "hold": "是否发动抗拒死亡？", "throes": "是否发动临死挣扎？", "banner": "是否发动黑暗旌旗？",
+    "axe": "攻击被抵消，是否发动斧的效果？", "greatsword": "是否追击？",
+    "ring_upkeep": "是否消耗3张魔保留飞弹戒指？", "adopt": "是否收编阵亡英雄的士兵？",
+    "defect": "所有敌军已被消灭：是否投靠？",
+}  # fmt: skip
+
+
+def source_of(act: Act) -> str | None:
+    """Which hand card or skill an action is played from (None: a plain button)."""
+    if act.kind == "attack":
+        return "attack"
+    if act.kind in ("heal", "equip", "magic"):
+        return str(act.args[1]) if act.kind == "heal" else str(act.args[0])
+    if act.kind == "skill":
+        return "skill:" + str(act.args[0])
+    return None
+
+
+def target_seats(obs: dict[str, Any], act: Act) -> set[int]:
+    seats: set[int] = set()
+    owner = {x["ref"]: p["seat"] for p in obs["players"] for x in p["soldiers"]}
+    for a in act.args:
+        r = str(a)
+        if r[:1] == "h" and r[1:].isdigit():
+            seats.add(int(r[1:]))
+        elif r in owner:
+            seats.add(owner[r])
+    return seats
+
+
+class CastleApp:
+    def __init__(
+        self, players: int = 4, seed: int = 1, human: int | None = None, tempo: float = 0.6,
+        max_rounds: int | None = 60,
+    ) -> None:  # fmt: skip
+        self.tempo = tempo
+        self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
+        self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
+        self.canvas.on_client_ready(self._client_ready)
+        self.status = W.HTML()
+        self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.buttons = W.VBox()
+        self.log = W.HTML(layout=W.Layout(height="260px", overflow="auto", width="360px"))
+        self.reveal = W.ToggleButton(description="显示全部身份", disabled=True)
+        self.reveal.observe(lambda _: self.refresh(), names="value")
+        self.players_w = W.Dropdown(options=list(range(3, 9)), value=players, description="人数")
+        self.seed_w = W.IntText(value=seed, description="种子", layout=W.Layout(width="160px"))
+        self.rounds_w = W.IntText(
+            value=max_rounds or 0, description="轮数上限", layout=W.Layout(width="180px")
+        )
+        self.tempo_w = W.FloatSlider(value=tempo, min=0.0, max=2.0, step=0.1, description="AI 节奏")
+        new = W.Button(description="新对局", button_style="primary")
+        new.on_click(lambda _: self.new_match())
+        settings = W.HBox([self.players_w, self.seed_w, self.rounds_w, self.tempo_w, new])
+        for widget, css in (
+            (self.status, "castle-status"), (self.buttons, "castle-actions"),
+            (self.hand, "castle-hand"), (self.log, "castle-log"), (self.canvas, "castle-table"),
+            (self.rounds_w, "castle-rounds"), (self.tempo_w, "castle-tempo"), (new, "castle-new"),
+            (self.reveal, "castle-reveal"),
+        ):  # fmt: skip
+            widget.add_class(css)
+        self.widget = W.VBox(
+            [settings, self.status, W.HBox([self.canvas, W.VBox([self.buttons, self.log])]),
+             self.hand, self.reveal],
+        )  # fmt: skip
+        self.selected: str | None = None
+        self.focus: int | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.human_choice = human
+        self.new_match()
+
+    def _client_ready(self) -> None:
+        """A view appeared (the page loaded): draw again. ipycanvas' shared manager only
+        sends "switch canvas" when the target changes, and the switch sent before this
+        view existed was lost, so forget it first."""
+        self.canvas._canvas_manager._current_canvas = None
+        self.refresh()
+
+    # --- match control --------------------------------------------------------------
+    def new_match(self) -> None:
+        rounds = self.rounds_w.value or None
+        rules = CastleRules(max_rounds=rounds)
+        n = int(self.players_w.value)
+        self.match = CastleMatch(players=n, seed=int(self.seed_w.value), rules=rules)
+        self.human = self.human_choice if self.human_choice is not None else 0
+        self.agents = [ScriptedAgent(int(self.seed_w.value), s) for s in range(n)]
+        self.selected, self.focus = None, None
+        self.reveal.value = False
+        self.reveal.disabled = True
+        self.tempo = float(self.tempo_w.value)
+        self.refresh()
+        self.schedule_ai()
+
+    def obs(self) -> dict[str, Any]:
+        if self.match.is_over and self.reveal.value:
+            return self.match.reveal_all() | {"seat": self.human}
+        return self.match.observation(self.human)
+
+    def my_turn(self) -> bool:
+        return not self.match.is_over and self.match.current_seat == self.human
+
+    def legal(self) -> list[Act]:
+        return self.match.legal_actions() if self.my_turn() else []
+
+    def shown(self) -> list[Act]:
+        acts = self.legal()
+        if self.selected is not None:
+            acts = [a for a in acts if source_of(a) == self.selected]
+        else:
+            acts = [a for a in acts if source_of(a) is None]
+        if self.focus is not None:
+            obs = self.obs()
+            acts = [a for a in acts if self.focus in target_seats(obs, a)]
+        return acts
+
+    # --- input ------------------------------------------------------------------------
+    def select(self, source: str | None) -> None:
+        self.selected = None if source == self.selected else source
+        self.focus = None
+        self.refresh()
+
+    def click_xy(self, x: float, y: float) -> None:
+        seat = seat_at(self.obs(), x, y)
+        if seat is not None:
+            self.click_seat(seat)
+
+    def click_seat(self, seat: int) -> None:
+        acts = [a for a in self.shown() if seat in target_seats(self.obs(), a)]
+        if len(acts) == 1:
+            self.press(acts[0])
+            return
+        self.focus = seat if acts else None
+        self.refresh()
+
+    def press(self, act: Act) -> None:
+        if not self.my_turn() or act not in self.match.legal_actions():
+            return
+        self.match.apply(act)
+        self.selected, self.focus = None, None
+        self.refresh()
+        self.schedule_ai()
+
+    # --- AI seats -----------------------------------------------------------------------
+    def ai_step(self) -> bool:
+        m = self.match
+        if m.is_over or m.current_seat == self.human:
+            return False
+        m.apply(self.agents[m.current_seat].choose(m))
+        return True
+
+    def run_ai(self) -> None:
+        """Let the AIs play until the human is asked or the game ends (no waiting)."""
+        while self.ai_step():
+            pass
+        self.refresh()
+
+    def schedule_ai(self) -> None:
+        if self.tempo <= 0:
+            self.run_ai()
+            return
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            self.run_ai()
+            return
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._ai_loop())
+
+    async def _ai_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tempo)
+            if not self.ai_step():
+                break
+            self.refresh()
+        self.refresh()
+
+    # --- drawing ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        obs = self.obs()
+        m = self.match
+        cards = m.state.cards
+        targets: set[int] = set()
+        if self.selected is not None:
+            for a in self.shown():
+                targets |= target_seats(obs, a)
+        with hold_canvas():
+            draw_table(self.canvas, obs, cards, targets)
+        me = obs["players"][self.human]
+        step = {"start": "回合开始", "draw": "摸牌", "play": "出牌", "command": "指挥",
+                "discard": "弃牌", "end": "回合结束", "": "准备"}.get(obs["step"], obs["step"])  # fmt: skip
+        if m.is_over:
+            res = m.returns()[self.human]
+            word = "胜利" if res > 0 else ("平局" if res == 0 else "失败")
+            turn = f"游戏结束：你{word}（{m.state.end_rule}）"
+            self.reveal.disabled = False
+        elif self.my_turn():
+            turn = "轮到你：" + PROMPT_ZH.get(m.prompt_kind, m.prompt_kind)
+        else:
+            turn = "等待其他玩家……"
+        role = obs["players"][self.human]["role_zh"]
+        self.status.value = (
+            f"<b>你的身份：{role}</b> · 英雄 {me['hero_name'] or '未选'} · "
+            f"第{obs['round']}轮 · 阶段 {step} · {turn}"
+        )
+        counts = Counter(obs["hand"])
+        sources = {k for k in (source_of(a) for a in self.legal()) if k is not None}
+        hand_buttons = []
+        for cid, k in sorted(counts.items()):
+            b = W.Button(description=f"{cards[cid].name}×{k}", layout=W.Layout(width="auto"))
+            key = "attack" if cid == "sword" else str(cid)
+            b.disabled = key not in sources
+            b.button_style = "info" if self.selected == key else ""
+            b.on_click(self._chooser(key))
+            hand_buttons.append(b)
+        if "attack" in sources and "sword" not in counts:  # 银杉木长弓: any 2 cards
+            b = W.Button(description="攻击（任意2张）", layout=W.Layout(width="auto"))
+            b.on_click(self._chooser("attack"))
+            hand_buttons.append(b)
+        for key in sorted(k for k in sources if k.startswith("skill:")):
+            b = W.Button(
+                description="技能 " + SKILL_ZH.get(key[6:], key[6:]), layout=W.Layout(width="auto")
+            )
+            b.button_style = "info" if self.selected == key else "warning"
+            b.on_click(self._chooser(key))
+            hand_buttons.append(b)
+        self.hand.children = hand_buttons
+        rows = []
+        for a in self.shown()[:40]:
+            b = W.Button(description=m.describe(a), layout=W.Layout(width="340px"))
+            b.on_click(self._presser(a))
+            rows.append(b)
+        self.buttons.children = rows
+        lines = obs["log"][-40:]
+        self.log.value = "<br>".join(lines[::-1])
+
+    def _chooser(self, key: str) -> Callable[[Any], None]:
+        return lambda _b: self.select(key)
+
+    def _presser(self, act: Act) -> Callable[[Any], None]:
+        return lambda _b: self.press(act)
+
+
+def castle_app(**kwargs: Any) -> W.VBox:
+    """The dashboard widget (``notebooks/castle.ipynb``)."""
+    return CastleApp(**kwargs).widget
