@@ -9,6 +9,8 @@
     throne simulate [--blue X --red X --blue-agent A --red-agent A | --round-robin] [-n N]
                     [--workers N] [--backend process|dask] [--scheduler ADDR] [--out FILE]
     throne report RESULTS.parquet
+    throne balance suggest [--budget/targets/freeze options] [--out FILE] [--apply N]
+    throne balance apply RESULTS.parquet N
 
 Exit status: 0 success, 1 a check failed or an error, 2 bad usage. Errors are one
 line on stderr (a broken card table: one line per problem), never a traceback.
@@ -267,6 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("simulate", help="run many seeded matches (process or Dask) -> Parquet")
     sub.add_parser("report", help="balance report of a simulate results file")
     sub.add_parser("tower", help="王座之塔: `throne tower simulate --runs N` (autopilot report)")
+    sub.add_parser("balance", help="proposals of card changes that even out win rates")
     return parser
 
 
@@ -275,6 +278,8 @@ def _delegated(command: str, rest: list[str]) -> int:
     :func:`throne_lib.analytics.report_main`."""
     if command == "tower":
         from throne_lib.tower.autopilot import tower_main as run
+    elif command == "balance":
+        from throne_lib.balance import balance_main as run
     elif command == "simulate":
         from throne_lib.sim import simulate_main as run
     else:
@@ -287,7 +292,7 @@ def _delegated(command: str, rest: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("simulate", "report", "tower"):
+    if args_list and args_list[0] in ("simulate", "report", "tower", "balance"):
         return _delegated(args_list[0], args_list[1:])
     parser = build_parser()
     try:

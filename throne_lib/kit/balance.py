@@ -1004,14 +1004,21 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
         ]
         for name, old, new in p.rules_changes:
             lines.append(f"rules: {name} {old} -> {new}")
-        lines.append(f"{'':<24}{'before':>26}{'after':>26}")
-        keys = [*res.groups, FIRST]
-        for g in keys:
-            label = "first seat" if g == FIRST else f"{names.get(g, g)} ({g})" if g in names else g
-            lines.append(f"{label:<24}{_pct(res.before.rates[g]):>26}{_pct(p.after.rates[g]):>26}")
+        lines.append(f"{'before (holdout)':<26}{'after (holdout)':<26}on target  group")
+        lo, hi = res.targets.band
+        for g in [*res.groups, FIRST]:
+            a = p.after.rates[g].win_rate
+            if g == FIRST:
+                label, ok = "first seat", a <= res.targets.first_seat_max
+            else:
+                label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a <= hi
+            before = _pct(res.before.rates[g])
+            lines.append(
+                f"{before:<26}{_pct(p.after.rates[g]):<26}{'yes' if ok else 'NO':<11}{label}"
+            )
         if res.targets.length is not None:
             lines.append(
-                f"{'mean length':<24}{res.before.mean_length:>26.1f}{p.after.mean_length:>26.1f}"
+                f"{res.before.mean_length:<26.1f}{p.after.mean_length:<26.1f}{'':<11}mean length"
             )
     return "\n".join(lines)
 
