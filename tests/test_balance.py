@@ -30,14 +30,16 @@ from throne_lib.kit.balance import (
     RulesField,
     SeatResult,
     Targets,
-    apply_changes,
     block_seed,
+    search_space,
+    suggest,
+)
+from throne_lib.kit.balance_report import (
+    apply_changes,
     proposal_changes,
     report_text,
     result_frame,
     save_result,
-    search_space,
-    suggest,
 )
 
 TABLE = """id,name,power,cost,text

@@ -25,7 +25,7 @@ import re
 import sys
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from throne_lib.cards import CardDB, parse_cards
 from throne_lib.decks import signature_deck
@@ -38,19 +38,24 @@ from throne_lib.kit.balance import (
     RulesField,
     SeatResult,
     Targets,
-    apply_changes,
     base_values,
     parse_bounds,
+    search_space,
+    suggest,
+)
+from throne_lib.kit.balance_report import (
+    apply_changes,
     proposal_changes,
     report_text,
     save_result,
-    search_space,
-    suggest,
 )
 from throne_lib.lang import parse_keywords
 from throne_lib.match import SideSetup
 from throne_lib.rules import DEFAULT_RULES, Rules
 from throne_lib.sim import MatchSpec, play_spec
+
+if TYPE_CHECKING:
+    from throne_lib.kit.balance_panel import SuggestPanel
 
 PLAIN_FIELDS: dict[str, FieldSpec] = {
     "cost": FieldSpec(-1, 2, 2, 0),
@@ -210,6 +215,25 @@ class ThroneBalance:
             )
             out.append(Outcome(seats, float(row["rounds"])))
         return out
+
+
+def suggest_panel(
+    cards: str | Path | None = None,
+    backend: str = "process",
+    agent: str = "standard",
+    block_rounds: int = 2,
+) -> SuggestPanel:
+    """The balance dashboard's 「调平建议」 section for Throne & Phalanx (the live card
+    table by default, so "apply" is picked up by every page watching it)."""
+    from throne_lib.kit.balance_panel import SuggestPanel
+
+    path = _cards_path(str(cards) if cards is not None else None)
+    names = {c.id: c.name for c in parse_cards(path.read_text(encoding="utf-8")).values()}
+
+    def make(text: str) -> ThroneBalance:
+        return ThroneBalance(text, agent=agent, block_rounds=block_rounds)
+
+    return SuggestPanel(make, path, names, backend)
 
 
 # --- command line -------------------------------------------------------------------------
