@@ -1,4 +1,4 @@
-"""Throne & Phalanx's balance adapter and ``throne balance`` (throne_lib/balance.py)."""
+"""Throne & Phalanx's balance adapter and ``throne balance`` (throne_lib/games/throne/balance.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from throne_lib.balance import ThroneBalance, rules_knobs
 from throne_lib.carddiff import Sheet, diff_tables
-from throne_lib.cards import DEFAULT_PATH, load_cards, parse_cards
 from throne_lib.cli import main as throne_main
+from throne_lib.games.throne.balance import ThroneBalance, rules_knobs
+from throne_lib.games.throne.cards import DEFAULT_PATH, load_cards, parse_cards
+from throne_lib.games.throne.match import Match
+from throne_lib.games.throne.rules import Rules
 from throne_lib.kit.balance import BalanceGame, PlayTask, apply_card_changes, search_space
-from throne_lib.match import Match
-from throne_lib.rules import Rules
 
 TEXT = Path(DEFAULT_PATH).read_text(encoding="utf-8")
 FOUR = "lionheart,pain_lord,saint_marshal,beast_king"
@@ -87,7 +87,7 @@ def test_second_seat_rules_give_mana_and_cards_on_its_first_turn() -> None:
     """R-TURN-12 (Reading kept as parameters): by default the second side's first turn is
     like any other; ``second_first_turn_mana``/``_draw`` add mana and cards to it."""
     db = load_cards()
-    from throne_lib.decks import signature_deck
+    from throne_lib.games.throne.decks import signature_deck
 
     blue, red = signature_deck(db, "lionheart"), signature_deck(db, "beast_king")
 
