@@ -34,11 +34,18 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+def _cjk() -> None:
+    from throne_lib.review import _set_cjk_font  # the project's one CJK font chooser
+
+    _set_cjk_font()
+
+
 def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None = None) -> Axes:
     """The search's Pareto set (grey) and the proposals shown (numbered; on the holdout
     blocks in colour): imbalance against number of changes."""
     import matplotlib.pyplot as plt
 
+    _cjk()
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
     xs = [len(c) for c, _ in res.front]
@@ -55,6 +62,9 @@ def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None 
             textcoords="offset points",
             fontsize=9,
         )
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("改动字段数 (changes)")
     ax.set_ylabel("失衡度 (imbalance)")
     ax.set_title("帕累托前沿 · Pareto front")
@@ -68,6 +78,7 @@ def plot_matrices(
     """Before/after heatmaps of the matchups on the holdout blocks (row against column)."""
     import matplotlib.pyplot as plt
 
+    _cjk()
     p = res.proposal(number)
     labels = [(names or {}).get(g, g) for g in res.groups]
     n = len(labels)

@@ -27,6 +27,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from throne_lib.agents import AGENTS
 from throne_lib.games.throne.cards import CardDB, parse_cards
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.lang import parse_keywords
@@ -254,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
     s = sub.add_parser("suggest", help="search for the smallest changes that meet the targets")
     s.add_argument("--cards", default=None, help="card table (default: $THRONE_CARDS or cards.csv)")
-    s.add_argument("--agent", default="standard", help="agent of both seats")
+    s.add_argument("--agent", default="standard", choices=AGENTS, help="agent of both seats")
     s.add_argument("--iterations", type=int, default=None, help="search agent's budget")
     t = s.add_argument_group("targets")
     t.add_argument("--band", default="0.45:0.55", help="win-rate band per general (LOW:HIGH)")
