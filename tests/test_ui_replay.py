@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.agents import RandomAgent, play_match
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.ui.replay import LogBrowser, ReplayWidget, load_steps
-from throne_lib.log import write_log
+from throne_lib.kit.agents import RandomAgent, play_match
+from throne_lib.kit.log import write_log
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ def test_log_browser_reports_a_corrupt_log_with_its_line(tmp_path: Path, log_pat
 
 
 def test_load_steps_checks_hashes(log_path: Path) -> None:
-    from throne_lib.log import LogError, read_log
+    from throne_lib.kit.log import LogError, read_log
 
     lf = read_log(log_path)
     rec = lf.records[3]

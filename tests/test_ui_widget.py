@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from throne_lib import Action, CardDB, Match, SideSetup
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.ui.widget import MatchWidget, safe_hold
+from throne_lib.kit.agents import RandomAgent
 
 Scenario = Callable[..., Match]
 

@@ -27,12 +27,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.agents import AGENTS
 from throne_lib.games.throne.cards import CardDB, parse_cards
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.lang import parse_keywords
 from throne_lib.games.throne.match import SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
+from throne_lib.games.throne.sim import throne_spec
+from throne_lib.kit.agents import agent_names
 from throne_lib.kit.balance import (
     BalanceGame,
     Budget,
@@ -53,7 +54,7 @@ from throne_lib.kit.balance_report import (
     report_text,
     save_result,
 )
-from throne_lib.sim import MatchSpec, play_spec
+from throne_lib.kit.sim import play_spec
 
 if TYPE_CHECKING:
     from throne_lib.kit.balance_panel import SuggestPanel
@@ -195,16 +196,16 @@ class ThroneBalance:
             blue: str = item[0]
             red: str = item[1]
             seed: int = item[2]
-            spec = MatchSpec(
-                index=0,
-                seed=seed,
-                blue=signature_deck(db, blue),
-                red=signature_deck(db, red),
-                agents=(self.agent, self.agent),
-                params=(self.params, self.params),
-                rules=rules,
+            spec = throne_spec(
+                0,
+                seed,
+                signature_deck(db, blue),
+                signature_deck(db, red),
+                (self.agent, self.agent),
+                (self.params, self.params),
+                rules,
             )
-            _, row = play_spec(db, spec)
+            _, row = play_spec(spec, db)
             w = row["winner"]
             seats = tuple(
                 SeatResult(
@@ -255,7 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
     s = sub.add_parser("suggest", help="search for the smallest changes that meet the targets")
     s.add_argument("--cards", default=None, help="card table (default: $THRONE_CARDS or cards.csv)")
-    s.add_argument("--agent", default="standard", choices=AGENTS, help="agent of both seats")
+    s.add_argument(
+        "--agent", default="standard", choices=agent_names("throne"), help="agent of both seats"
+    )
     s.add_argument("--iterations", type=int, default=None, help="search agent's budget")
     t = s.add_argument_group("targets")
     t.add_argument("--band", default="0.45:0.55", help="win-rate band per general (LOW:HIGH)")

@@ -13,12 +13,13 @@ import html
 
 import ipywidgets as W
 
-from throne_lib.agents import AGENTS, make_agent
 from throne_lib.games.throne.cards import RACE_ZH, CardDB, load_cards
 from throne_lib.games.throne.decks import load_deck, signature_deck, validate_deck
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.ui.widget import MatchWidget
+from throne_lib.kit.agents import agent_names as kit_agent_names
+from throne_lib.kit.agents import make_agent
 from throne_lib.live import CardTableWatcher, TableUpdate, hot_swap
 
 RULE_CHOICES: dict[str, Rules] = {
@@ -29,9 +30,9 @@ RULE_LABELS = [("标准对局（40 回合）", "standard"), ("快速对局（5 �
 
 
 def agent_names() -> list[str]:
-    """The agents ``throne_lib.agents`` can build now (some may still be in progress)."""
+    """The agents ``throne_lib.kit.agents`` can build now (some may still be in progress)."""
     names = []
-    for name in AGENTS:
+    for name in kit_agent_names("throne"):
         try:
             make_agent(name, 0)
         except (ImportError, ValueError, TypeError):

@@ -25,7 +25,7 @@ from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
 from throne_lib.games.throne.ui.text import event_text, result_text
 from throne_lib.games.throne.ui.widget import run_ops, safe_hold
-from throne_lib.log import LogFile, iter_replay, read_log
+from throne_lib.kit.log import LogFile, iter_replay, read_log
 
 SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
@@ -268,7 +268,7 @@ class LogBrowser(W.VBox):
 
     def open_log(self, path: str) -> None:
         """Open a log; a bad log shows its error (file and line), never a traceback."""
-        from throne_lib.log import LogError
+        from throne_lib.kit.log import LogError
 
         try:
             self.replay = ReplayWidget(path)

@@ -21,7 +21,6 @@ from typing import Any
 import ipywidgets as W
 from ipycanvas import MultiCanvas, hold_canvas
 
-from throne_lib.agents import Agent
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.match import Match
@@ -30,6 +29,7 @@ from throne_lib.games.throne.ui.controller import Controller
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT, Layout
 from throne_lib.games.throne.ui.render import Op, board_ops, overlay_ops, units_ops
 from throne_lib.games.throne.ui.text import END_REASONS_ZH, event_text, result_text
+from throne_lib.kit.agents import Agent
 
 ROOT = Path(__file__).resolve().parents[4]
 TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
@@ -337,11 +337,11 @@ class MatchWidget(W.VBox):
         self._maybe_start_ai()
 
     def save_log(self) -> Path | None:
-        """Write the match's JSONL log into logs/ (throne_lib.log)."""
+        """Write the match's JSONL log into logs/ (throne_lib.kit.log)."""
         try:
-            from throne_lib.log import AgentInfo, write_log
+            from throne_lib.kit.log import AgentInfo, write_log
         except ImportError:  # pragma: no cover - log.py is part of the library now
-            self.log_error = "（未保存：throne_lib.log 不可用）"
+            self.log_error = "（未保存：throne_lib.kit.log 不可用）"
             return None
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         path = self.log_dir / f"play-{stamp}-seed{self.match.seed}.jsonl"
