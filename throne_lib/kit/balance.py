@@ -42,9 +42,9 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from throne_lib.analytics import wilson
 from throne_lib.carddiff import Sheet, diff_tables
 from throne_lib.kit import nsga
+from throne_lib.kit.analytics import wilson
 
 FIRST = "@first"  # the pseudo-group of the first seat (for knobs that move its edge)
 SEED_STRIDE = 10_000  # seeds per block (a block plays fewer matches than this)

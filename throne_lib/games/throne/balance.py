@@ -305,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cards_path(arg: str | None) -> Path:
-    from throne_lib.live import cards_path
+    from throne_lib.games.throne.live import cards_path
 
     return Path(arg) if arg else cards_path()
 
