@@ -77,3 +77,26 @@ def home_html() -> str:
 def home_page() -> W.HTML:
     """The home page widget (``notebooks/index.ipynb``)."""
     return W.HTML(home_html())
+
+
+NAV_CSS = (
+    "<style>.tp-nav{font-family:'Noto Sans CJK SC','Noto Sans SC',sans-serif;"
+    "font-size:14px;margin:0 0 6px;display:flex;gap:14px;align-items:baseline;flex-wrap:wrap}"
+    ".tp-nav b{font-size:18px;color:#1b1b1b;margin-right:8px}"
+    ".tp-nav a{text-decoration:none;color:#1d4796}.tp-nav a:hover{text-decoration:underline}"
+    ".tp-nav .here{color:#5d6778}</style>"
+)
+
+
+def nav_html(current: str) -> str:
+    """One line on top of every dashboard: its title, a link home and to the others."""
+    titles = {nb: title for nb, title, *_ in DASHBOARDS}
+    title = titles.get(current, "")
+    links = ["<a class='tp-home-link' href='index.ipynb'>‹ 首页</a>"]
+    for nb, name in titles.items():
+        if nb == current:
+            links.append(f"<span class='here'>{html.escape(name)}</span>")
+        else:
+            links.append(f"<a href='{nb}'>{html.escape(name)}</a>")
+    head = f"<b>王座与方阵 · {html.escape(title)}</b>" if title else "<b>王座与方阵</b>"
+    return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"
