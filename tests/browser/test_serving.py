@@ -72,10 +72,12 @@ def test_no_request_leaves_localhost(voila_url: Callable[[str], str], page: Page
     failed: list[str] = []
     page.on(
         "request",
-        lambda r: outside.append(r.url)
-        if urlparse(r.url).hostname not in ("127.0.0.1", "localhost", None)
-        and not r.url.startswith(("data:", "blob:"))
-        else None,
+        lambda r: (
+            outside.append(r.url)
+            if urlparse(r.url).hostname not in ("127.0.0.1", "localhost", None)
+            and not r.url.startswith(("data:", "blob:"))
+            else None
+        ),
     )
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.goto(voila_url("notebooks/index.ipynb"))
