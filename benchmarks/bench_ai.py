@@ -20,7 +20,7 @@ import time
 
 from throne_lib import CardDB, Match, load_cards
 from throne_lib.agents import RandomAgent, make_agent
-from throne_lib.decks import signature_deck
+from throne_lib.games.throne.decks import signature_deck
 from throne_lib.sim import ladder_specs, simulate
 
 SEED = 20261129

@@ -18,8 +18,8 @@ from functools import partial
 
 from throne_lib import Match, SideSetup, load_cards
 from throne_lib.agents import RandomAgent
-from throne_lib.cards import CardDB
-from throne_lib.legal import legal_actions
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.legal import legal_actions
 
 RACES = ("human", "goblin", "demon", "undead", "beast", "elf")
 

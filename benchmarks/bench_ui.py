@@ -25,7 +25,7 @@ from pathlib import Path
 
 from throne_lib import Match, SideSetup, load_cards
 from throne_lib.agents import RandomAgent
-from throne_lib.ui.widget import MatchWidget
+from throne_lib.games.throne.ui.widget import MatchWidget
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,7 +92,7 @@ def _free_port() -> int:
 def browser_side(clicks: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    from throne_lib.ui.layout import DEFAULT_LAYOUT as L
+    from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
 
     port = _free_port()
     bin_dir = Path(sys.executable).parent

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from throne_lib import DEFAULT_RULES, CardDB, IllegalAction, Match, Rules, load_cards
-from throne_lib.scenario import load_scenario
+from throne_lib.games.throne.scenario import load_scenario
 
 
 @pytest.fixture(scope="session")

@@ -9,10 +9,10 @@ from collections.abc import Callable
 import pytest
 
 from throne_lib import CardDB, Match, SideSetup
-from throne_lib.actions import Action
 from throne_lib.agents import RandomAgent, make_agent, play_match
-from throne_lib.ai.standard import EXTRA, KIND_STAGE, SUMMON_KINDS, StandardAgent
-from throne_lib.decks import signature_deck
+from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.ai.standard import EXTRA, KIND_STAGE, SUMMON_KINDS, StandardAgent
+from throne_lib.games.throne.decks import signature_deck
 
 ScenarioFn = Callable[..., Match]
 
@@ -286,7 +286,7 @@ def test_side_setup_signature_is_used(db: CardDB) -> None:
 
 def test_stage_of_counts_summons_after_extra_as_the_extra_stage() -> None:
     """R-AI-1: a summon with a bought 加派 is part of the extra-summon stage."""
-    from throne_lib.ai.standard import stage_of
+    from throne_lib.games.throne.ai.standard import stage_of
 
     seq = [Action("summon", 1, 2, "militia"), Action("attack", 3, 4), Action("extra", 1)]
     assert stage_of(seq) == EXTRA
@@ -299,7 +299,7 @@ def test_search_determinization_redeals_hidden_cards_only(db: CardDB) -> None:
     (same cards, same sizes) and re-seed the RNG; the real match is untouched."""
     import random
 
-    from throne_lib.ai.search import determinize
+    from throne_lib.games.throne.ai.search import determinize
 
     m = Match.new(db, signature_deck(db, "human"), signature_deck(db, "beast"), 3)
     agents = (StandardAgent(0), StandardAgent(1))

@@ -1,7 +1,7 @@
 """Barracks on the board: placement, summons, levels, radius, repair, durability,
 captains, 加派 and auras (R-BARRACKS-1..11, R-TURN-11).
 
-Positions are written in scenario notation (``throne_lib.scenario``); every test
+Positions are written in scenario notation (``throne_lib.games.throne.scenario``); every test
 checks both what a rule allows and what it forbids.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from throne_lib import IllegalAction, Match
-from throne_lib.cards import CardDB
-from throne_lib.scenario import load_scenario, to_text
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.scenario import load_scenario, to_text
 
 HEAD = """
 side blue general=lionheart mana={mana}

@@ -18,10 +18,10 @@ from collections.abc import Callable
 import pytest
 
 from throne_lib import Action, Event, Match, SideSetup, load_cards
-from throne_lib.cards import Card
-from throne_lib.effects import SPECS
-from throne_lib.lang import Call, Clause
-from throne_lib.state import THRONE, Unit
+from throne_lib.games.throne.cards import Card
+from throne_lib.games.throne.effects import SPECS
+from throne_lib.games.throne.lang import Call, Clause
+from throne_lib.games.throne.state import THRONE, Unit
 
 DB = load_cards()
 TRIES = 60

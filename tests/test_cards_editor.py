@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from throne_lib.carddiff import Sheet, diff_tables, write_atomic
-from throne_lib.cards import DEFAULT_PATH, load_cards, parse_cards
-from throne_lib.live import CardTableWatcher
-from throne_lib.ui.cards_editor import CardsEditor, diff_html, diff_view
-from throne_lib.ui.gallery import (
+from throne_lib.games.throne.cards import DEFAULT_PATH, load_cards, parse_cards
+from throne_lib.games.throne.ui.cards_editor import CardsEditor, diff_html, diff_view
+from throne_lib.games.throne.ui.gallery import (
     CardGallery,
     body_text,
     card_face_ops,
@@ -24,6 +23,7 @@ from throne_lib.ui.gallery import (
     keyword_zh,
     wrap,
 )
+from throne_lib.live import CardTableWatcher
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 from throne_lib import CardDB, Match, load_cards
 from throne_lib import decks as decks_mod
 from throne_lib.agents import RandomAgent, play_match
-from throne_lib.carddoc import (
+from throne_lib.games.throne.carddoc import (
     CARDS_MD,
     EFFECT_ZH,
     EFFECTS_MD,
@@ -27,10 +27,17 @@ from throne_lib.carddoc import (
     pool_report,
     text_problems,
 )
-from throne_lib.decks import DECKS_DIR, load_deck, signature_deck, validate_deck
-from throne_lib.effects import DOCS, SPECS
-from throne_lib.lang import AUTO_PLACE, AUTO_WHO, CHOSEN_PLACE, CHOSEN_WHO, KEYWORD_DOCS, KEYWORDS
-from throne_lib.state import Unit
+from throne_lib.games.throne.decks import DECKS_DIR, load_deck, signature_deck, validate_deck
+from throne_lib.games.throne.effects import DOCS, SPECS
+from throne_lib.games.throne.lang import (
+    AUTO_PLACE,
+    AUTO_WHO,
+    CHOSEN_PLACE,
+    CHOSEN_WHO,
+    KEYWORD_DOCS,
+    KEYWORDS,
+)
+from throne_lib.games.throne.state import Unit
 
 ScenarioFn = Callable[..., Match]
 
@@ -229,7 +236,7 @@ def test_every_card_text_says_what_the_card_does() -> None:
 
 
 def test_docs_cards_md_is_up_to_date() -> None:
-    """docs/cards.md is generated from the table: run ``python -m throne_lib.carddoc write``."""
+    """docs/cards.md is generated from the table: run ``python -m throne_lib.games.throne.carddoc write``."""
     assert CARDS_MD.read_text(encoding="utf-8") == cards_markdown(DB)
 
 

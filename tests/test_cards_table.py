@@ -7,8 +7,8 @@ import re
 import pytest
 
 from throne_lib import CardDB, CardTableError, load_cards, parse_cards
-from throne_lib.effects import DEFAULTS, SPECS
-from throne_lib.lang import KEYWORDS, parse_effects, parse_keywords
+from throne_lib.games.throne.effects import DEFAULTS, SPECS
+from throne_lib.games.throne.lang import KEYWORDS, parse_effects, parse_keywords
 
 HEADER = "id,name,race,kind,cost,attack,hp,move,range,keywords,effects,tiers,captains,text\n"
 

@@ -13,9 +13,9 @@ import pytest
 
 from throne_lib import SideSetup
 from throne_lib import decks as decks_mod
-from throne_lib.cards import CardDB
 from throne_lib.cli import main as cli_main
-from throne_lib.decks import (
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.decks import (
     DeckError,
     check_deck,
     deck_text,

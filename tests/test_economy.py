@@ -13,10 +13,10 @@ import pytest
 
 from throne_lib import Event, IllegalAction, Match
 from throne_lib.agents import RandomAgent, play_match
-from throne_lib.cards import CardDB
-from throne_lib.decks import signature_deck
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.decks import signature_deck
+from throne_lib.games.throne.scenario import load_scenario
 from throne_lib.log import read_log, write_log
-from throne_lib.scenario import load_scenario
 
 CAMPS = {  # R-BARRACKS-12: camp -> its peasants of level 1, 2, 3 (names from the seed)
     "人族庄园": ("佃农", "农户", "庄园管家"),

@@ -22,8 +22,8 @@ import pytest
 
 from throne_lib import Match, SideSetup, load_cards
 from throne_lib.agents import RandomAgent
-from throne_lib.cards import DEFAULT_PATH, CardDB
 from throne_lib.cli import run_match
+from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB
 from throne_lib.log import (
     LogError,
     LogFile,
@@ -129,7 +129,7 @@ unit c5 red wolf hp=1/2 moved
 
 def test_log_of_a_scenario_match(db: CardDB) -> None:
     """A match built from scenario text logs the text and replays from it."""
-    from throne_lib.scenario import load_scenario
+    from throne_lib.games.throne.scenario import load_scenario
 
     m = load_scenario(SCENARIO, db)
     out = io.StringIO()

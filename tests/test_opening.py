@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from throne_lib import DEFAULT_RULES, IllegalAction, Match, SideSetup
-from throne_lib.cards import CardDB
-from throne_lib.decks import signature_deck
-from throne_lib.scenario import load_scenario
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.decks import signature_deck
+from throne_lib.games.throne.scenario import load_scenario
 
 SPELLS = ("scouting", "urgent_orders", "tide", "wholesale", "holy_light")
 

@@ -13,7 +13,7 @@ check the divide that the failure prints, then regenerate:
     .venv/bin/python tests/test_perft.py crowded    # just one position
 
 and commit the new numbers with the rule change that explains them. A count that
-changes without an intended rule change is a bug in ``throne_lib/legal.py`` or in
+changes without an intended rule change is a bug in ``throne_lib/games/throne/legal.py`` or in
 the engine.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from throne_lib import CardDB, Match, load_cards
-from throne_lib.scenario import load_scenario
+from throne_lib.games.throne.scenario import load_scenario
 
 PERFT_DIR = Path(__file__).resolve().parent / "perft"
 POSITIONS = sorted(p.stem for p in PERFT_DIR.glob("*.json"))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from throne_lib import IllegalAction, Match, SideSetup
-from throne_lib.cards import CardDB
+from throne_lib.games.throne.cards import CardDB
 
 HEAD = """
 side blue general=lionheart mana=5

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from throne_lib import Event, IllegalAction, Match
-from throne_lib.state import Unit
+from throne_lib.games.throne.state import Unit
 
 HEAD = """
 side blue general=lionheart mana=10

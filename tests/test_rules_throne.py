@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from throne_lib import CardDB, IllegalAction, Match, SideSetup, parse_cards
-from throne_lib.state import Unit
+from throne_lib.games.throne.state import Unit
 
 HEAD = """
 side blue general=lionheart mana=10

@@ -405,7 +405,7 @@ def test_round_limit_is_a_rule_parameter_R_END_1_R_END_2(db: CardDB) -> None:
 
 def test_top_bar_shows_round_of_40_and_the_scoring_note_R_END_2(scenario: ScenarioFn) -> None:
     """R-END-2: the match widget's top bar reads 「第 X/40 回合 · 打满按血量结算」."""
-    from throne_lib.ui.widget import MatchWidget
+    from throne_lib.games.throne.ui.widget import MatchWidget
 
     m = scenario("round 12\n" + HEAD)
     bar = MatchWidget(m, RandomAgent(1), ai_mode="manual").info.value

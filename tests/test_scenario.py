@@ -10,8 +10,8 @@ import pytest
 
 from throne_lib import CardDB, Match
 from throne_lib.agents import RandomAgent
-from throne_lib.decks import signature_deck
-from throne_lib.scenario import ScenarioError, load_scenario, to_text
+from throne_lib.games.throne.decks import signature_deck
+from throne_lib.games.throne.scenario import ScenarioError, load_scenario, to_text
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "scenarios.md"
 BLOCK = re.compile(r"```scenario\n(.*?)```", re.S)

@@ -10,7 +10,7 @@ import pytest
 
 from throne_lib import CardDB
 from throne_lib.cli import main as throne_main
-from throne_lib.decks import signature_deck
+from throne_lib.games.throne.decks import signature_deck
 from throne_lib.log import replay
 from throne_lib.sim import (
     MatchSpec,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.tower.autopilot import play_run, simulate, summary, tower_main
-from throne_lib.tower.config import TowerRules
-from throne_lib.tower.run import Tables
-from throne_lib.tower.save import load_run
+from throne_lib.games.throne.tower.autopilot import play_run, simulate, summary, tower_main
+from throne_lib.games.throne.tower.config import TowerRules
+from throne_lib.games.throne.tower.run import Tables
+from throne_lib.games.throne.tower.save import load_run
 
 WEAK = TowerRules(
     enemy_hp=(("battle", 1, 0), ("elite", 1, 0), ("boss", 1, 0)),

@@ -7,7 +7,7 @@ from collections import deque
 
 import pytest
 
-from throne_lib.tower.map import KINDS, MapRules, TowerMap, generate_map
+from throne_lib.games.throne.tower.map import KINDS, MapRules, TowerMap, generate_map
 
 SEEDS = range(200)
 VARIANTS = [

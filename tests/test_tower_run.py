@@ -7,16 +7,16 @@ import dataclasses
 
 import pytest
 
-from throne_lib.match import Match
-from throne_lib.tower.autopilot import play_run
-from throne_lib.tower.battle import decide
-from throne_lib.tower.config import TowerRules
-from throne_lib.tower.deck import deck_problems
-from throne_lib.tower.map import Node
-from throne_lib.tower.nodes import addable
-from throne_lib.tower.relics import EFFECTS, parse_relics
-from throne_lib.tower.run import Run, Tables, TowerError
-from throne_lib.tower.save import run_to_dict
+from throne_lib.games.throne.match import Match
+from throne_lib.games.throne.tower.autopilot import play_run
+from throne_lib.games.throne.tower.battle import decide
+from throne_lib.games.throne.tower.config import TowerRules
+from throne_lib.games.throne.tower.deck import deck_problems
+from throne_lib.games.throne.tower.map import Node
+from throne_lib.games.throne.tower.nodes import addable
+from throne_lib.games.throne.tower.relics import EFFECTS, parse_relics
+from throne_lib.games.throne.tower.run import Run, Tables, TowerError
+from throne_lib.games.throne.tower.save import run_to_dict
 
 WEAK = TowerRules(
     enemy_hp=(("battle", 1, 0), ("elite", 1, 0), ("boss", 1, 0)),
@@ -389,7 +389,7 @@ def test_same_seed_and_choices_give_the_same_run(tables: Tables) -> None:
 def test_blundering_enemy_agents_are_deterministic(tables: Tables) -> None:
     """R-TOWER-7: ``standard-N`` enemies, the difficulty dial, decide like any agent:
     a pure function of the position and the seed (resumed battles stay identical)."""
-    from throne_lib.tower.battle import make_agent
+    from throne_lib.games.throne.tower.battle import make_agent
 
     run = Run.new(2, tables=tables)
     run.apply(run.choices()[0])

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.tower.battle import decide
-from throne_lib.tower.run import Run, Tables
-from throne_lib.tower.save import (
+from throne_lib.games.throne.tower.battle import decide
+from throne_lib.games.throne.tower.run import Run, Tables
+from throne_lib.games.throne.tower.save import (
     SCHEMA,
     SaveError,
     load_run,
@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # battle with the standard AI, then 6 autopilot choices; print the final state.
 CONTINUE = """
 import json, random, sys
-from throne_lib.tower.autopilot import choose
-from throne_lib.tower.save import load_run, run_to_dict
+from throne_lib.games.throne.tower.autopilot import choose
+from throne_lib.games.throne.tower.save import load_run, run_to_dict
 
 def go_on(run):
     rng = random.Random(0)
@@ -125,7 +125,7 @@ def test_resume_restores_every_screen(tables: Tables, tmp_path: Path) -> None:
     """R-TOWER-8: after every step, a reload gives the same run (map, reward, shop …)."""
     import random
 
-    from throne_lib.tower.autopilot import choose
+    from throne_lib.games.throne.tower.autopilot import choose
 
     run = Run.new(30, tables=tables)
     rng = random.Random(1)

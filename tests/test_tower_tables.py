@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from throne_lib.cards import CardTableError
-from throne_lib.tower.events import load_events, parse_events
-from throne_lib.tower.relics import EFFECTS, load_relics, parse_relics
-from throne_lib.tower.tables import TowerTableError
+from throne_lib.games.throne.cards import CardTableError
+from throne_lib.games.throne.tower.events import load_events, parse_events
+from throne_lib.games.throne.tower.relics import EFFECTS, load_relics, parse_relics
+from throne_lib.games.throne.tower.tables import TowerTableError
 
 RELIC_HEAD = "id,name,rarity,price,effects,enemy,text\n"
 EVENT_HEAD = "event,name,text,option,label,effects\n"

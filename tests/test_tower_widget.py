@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.tower import nodes
-from throne_lib.tower.config import DEFAULT_TOWER
-from throne_lib.tower.mapview import centre, map_ops, node_at
-from throne_lib.tower.run import Tables
-from throne_lib.tower.save import load_run
-from throne_lib.ui.card_row import DIM_ALPHA, FACE_H, FACE_W, GAP, card_xy, row_at
-from throne_lib.ui.tower_widget import SHOP_H, SHOP_W, TowerApp
+from throne_lib.games.throne.tower import nodes
+from throne_lib.games.throne.tower.config import DEFAULT_TOWER
+from throne_lib.games.throne.tower.mapview import centre, map_ops, node_at
+from throne_lib.games.throne.tower.run import Tables
+from throne_lib.games.throne.tower.save import load_run
+from throne_lib.games.throne.ui.card_row import DIM_ALPHA, FACE_H, FACE_W, GAP, card_xy, row_at
+from throne_lib.games.throne.ui.tower_widget import SHOP_H, SHOP_W, TowerApp
 
 WEAK_FIRST = dataclasses.replace(DEFAULT_TOWER, weak_first_enemy_hp=1)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from throne_lib import CardDB
-from throne_lib.decks import deck_text, signature_deck
-from throne_lib.ui.app import PlayApp, agent_names
+from throne_lib.games.throne.decks import deck_text, signature_deck
+from throne_lib.games.throne.ui.app import PlayApp, agent_names
 
 
 def test_agents_offered_are_buildable() -> None:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from throne_lib import CardDB, Match, SideSetup
-from throne_lib.actions import Action
 from throne_lib.agents import RandomAgent
-from throne_lib.ui.text import illegal_text, log_blocks
-from throne_lib.ui.widget import MatchWidget
+from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.ui.text import illegal_text, log_blocks
+from throne_lib.games.throne.ui.widget import MatchWidget
 
 Scenario = Callable[..., Match]
 ENGLISH = re.compile(r"[A-Za-z]{3,}")  # an English word (rule IDs like R-TURN-1 are fine)

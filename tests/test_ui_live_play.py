@@ -6,9 +6,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from throne_lib.cards import DEFAULT_PATH
+from throne_lib.games.throne.cards import DEFAULT_PATH
+from throne_lib.games.throne.ui.app import PlayApp
 from throne_lib.live import CardTableWatcher
-from throne_lib.ui.app import PlayApp
 
 
 def _edit(path: Path, old: str, new: str) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from throne_lib import Match
-from throne_lib.ui.controller import Controller
-from throne_lib.ui.gallery import card_face_ops
-from throne_lib.ui.layout import CARD_H, CARD_W
-from throne_lib.ui.layout import DEFAULT_LAYOUT as L
-from throne_lib.ui.render import HL_LINE, board_ops, overlay_ops, units_ops
+from throne_lib.games.throne.ui.controller import Controller
+from throne_lib.games.throne.ui.gallery import card_face_ops
+from throne_lib.games.throne.ui.layout import CARD_H, CARD_W
+from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
+from throne_lib.games.throne.ui.render import HL_LINE, board_ops, overlay_ops, units_ops
 
 Scenario = Callable[..., Match]
 POS = """

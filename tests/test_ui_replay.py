@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from throne_lib.agents import RandomAgent, play_match
-from throne_lib.cards import CardDB
-from throne_lib.decks import signature_deck
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.decks import signature_deck
+from throne_lib.games.throne.match import Match
+from throne_lib.games.throne.ui.replay import LogBrowser, ReplayWidget, load_steps
 from throne_lib.log import write_log
-from throne_lib.match import Match
-from throne_lib.ui.replay import LogBrowser, ReplayWidget, load_steps
 
 
 @pytest.fixture(scope="module")

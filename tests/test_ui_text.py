@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from throne_lib import CardDB, Event, Match, SideSetup, geometry
 from throne_lib.agents import RandomAgent, play_match
-from throne_lib.ui.text import event_text, result_text
+from throne_lib.games.throne.ui.text import event_text, result_text
 
 
 def test_siege_attack_line(db: CardDB) -> None:
@@ -58,7 +58,7 @@ def test_play_match_helper_still_available(db: CardDB) -> None:
 
 def test_action_and_illegal_lines(db: CardDB) -> None:
     from throne_lib import Action
-    from throne_lib.ui.text import action_text, illegal_text
+    from throne_lib.games.throne.ui.text import action_text, illegal_text
 
     g = geometry()
     assert action_text(Action("summon", g.parse("b2"), g.parse("b3"), "militia"), db, g) == (

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from throne_lib.agents import RandomAgent
-from throne_lib.cards import CardDB
-from throne_lib.scenario import load_scenario
-from throne_lib.ui import widget as widget_module
-from throne_lib.ui.widget import TEMPO_MS, MatchWidget
+from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.scenario import load_scenario
+from throne_lib.games.throne.ui import widget as widget_module
+from throne_lib.games.throne.ui.widget import TEMPO_MS, MatchWidget
 
 RED_TO_MOVE = """
 seed 3

@@ -14,7 +14,7 @@ import pytest
 
 from throne_lib import Action, CardDB, Match, SideSetup
 from throne_lib.agents import RandomAgent
-from throne_lib.ui.widget import MatchWidget, safe_hold
+from throne_lib.games.throne.ui.widget import MatchWidget, safe_hold
 
 Scenario = Callable[..., Match]
 
@@ -299,7 +299,7 @@ def test_handler_errors_show_in_the_status_line(
 def test_match_end_shows_result_and_saves_the_log(db: CardDB, tmp_path: Path) -> None:
     import dataclasses
 
-    from throne_lib.rules import DEFAULT_RULES
+    from throne_lib.games.throne.rules import DEFAULT_RULES
 
     rules = dataclasses.replace(DEFAULT_RULES, round_limit=1)
     blue, red = SideSetup.signature(db, "human"), SideSetup.signature(db, "beast")

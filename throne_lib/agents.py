@@ -1,8 +1,8 @@
 """Agents: given a match, choose an action. Deterministic from their seed.
 
 ``random`` (uniform over legal actions), ``standard`` (the seed's scripted AI,
-R-AI-1/R-AI-2, :mod:`throne_lib.ai.standard`) and ``search`` (determinized
-turn-level plan search with an iteration budget, :mod:`throne_lib.ai.search`);
+R-AI-1/R-AI-2, :mod:`throne_lib.games.throne.ai.standard`) and ``search`` (determinized
+turn-level plan search with an iteration budget, :mod:`throne_lib.games.throne.ai.search`);
 :func:`make_agent` builds one by name. Agents only ever choose among
 ``match.legal_actions()``; the AI ones may try actions on copies of the match.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from throne_lib.actions import Action
-from throne_lib.match import Match
+from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.match import Match
 
 
 class Agent(Protocol):
@@ -48,11 +48,11 @@ def make_agent(name: str, seed: int = 0, **params: Any) -> Agent:
     if name == "random":
         return RandomAgent(seed, **params)
     if name == "standard":
-        from throne_lib.ai.standard import StandardAgent
+        from throne_lib.games.throne.ai.standard import StandardAgent
 
         return StandardAgent(seed, **params)
     if name == "search":
-        from throne_lib.ai.search import SearchAgent
+        from throne_lib.games.throne.ai.search import SearchAgent
 
         return SearchAgent(seed, **params)
     raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")

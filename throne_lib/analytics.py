@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from throne_lib.board import SIDE_NAMES
+from throne_lib.games.throne.board import SIDE_NAMES
 
 STATS = ("mana_spent", "mana_available", "cards_played", "cards_drawn", "summons")
 
@@ -293,7 +293,7 @@ class BalancePanel:
         import ipywidgets as w
 
         from throne_lib.agents import AGENTS
-        from throne_lib.cards import load_cards
+        from throne_lib.games.throne.cards import load_cards
 
         self.db = load_cards(cards)
         self.cards = cards

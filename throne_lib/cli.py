@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from throne_lib.agents import make_agent
-from throne_lib.board import SIDE_NAMES
-from throne_lib.carddoc import pool_report
-from throne_lib.cards import KINDS, RACES, CardDB, CardTableError, load_cards
-from throne_lib.decks import DeckError, load_deck, signature_deck, validate_deck
+from throne_lib.games.throne.board import SIDE_NAMES
+from throne_lib.games.throne.carddoc import pool_report
+from throne_lib.games.throne.cards import KINDS, RACES, CardDB, CardTableError, load_cards
+from throne_lib.games.throne.decks import DeckError, load_deck, signature_deck, validate_deck
+from throne_lib.games.throne.match import Match, SideSetup
+from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.log import AgentInfo, LogError, LogResult, MatchRecorder, read_log, replay
-from throne_lib.match import Match, SideSetup
-from throne_lib.rules import DEFAULT_RULES, Rules
 
 
 class CliError(Exception):
@@ -274,7 +274,7 @@ def _delegated(command: str, rest: list[str]) -> int:
     """``throne simulate …`` -> :func:`throne_lib.sim.simulate_main`, ``throne report …`` ->
     :func:`throne_lib.analytics.report_main`."""
     if command == "tower":
-        from throne_lib.tower.autopilot import tower_main as run
+        from throne_lib.games.throne.tower.autopilot import tower_main as run
     elif command == "simulate":
         from throne_lib.sim import simulate_main as run
     else:

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from throne_lib.actions import Event
-from throne_lib.cards import DEFAULT_PATH, CardDB, CardTableError, parse_cards
-from throne_lib.match import Match
+from throne_lib.games.throne.actions import Event
+from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB, CardTableError, parse_cards
+from throne_lib.games.throne.match import Match
 
 ENV_PATH = "THRONE_CARDS"  # overrides the table the notebooks edit and watch
 

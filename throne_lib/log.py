@@ -32,11 +32,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
-from throne_lib.actions import Action, Event
-from throne_lib.board import SIDE_NAMES
-from throne_lib.cards import CardDB, CardTableError, parse_cards
-from throne_lib.match import IllegalAction, Match, SideSetup
-from throne_lib.rules import Rules
+from throne_lib.games.throne.actions import Action, Event
+from throne_lib.games.throne.board import SIDE_NAMES
+from throne_lib.games.throne.cards import CardDB, CardTableError, parse_cards
+from throne_lib.games.throne.match import IllegalAction, Match, SideSetup
+from throne_lib.games.throne.rules import Rules
 
 FORMAT = "throne-log"
 VERSION = 1
@@ -98,7 +98,7 @@ class LogHeader:
         """The match before its first action: from the scenario text when there is
         one, else ``Match.new`` (raises ``ValueError`` when it cannot be built)."""
         if self.scenario:
-            from throne_lib.scenario import load_scenario
+            from throne_lib.games.throne.scenario import load_scenario
 
             return load_scenario(self.scenario, self.db, self.rules)
         return Match.new(self.db, self.sides[0], self.sides[1], self.seed, self.rules)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from throne_lib.board import SIDE_NAMES
+from throne_lib.games.throne.board import SIDE_NAMES
+from throne_lib.games.throne.match import Match
+from throne_lib.games.throne.state import THRONE
 from throne_lib.log import LogFile, LogRecord, iter_replay, read_log
-from throne_lib.match import Match
-from throne_lib.state import THRONE
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -94,7 +94,7 @@ def events_frame(log: LogFile | str | Path) -> pd.DataFrame:
 
 
 def _cell_names(lf: LogFile) -> Any:
-    from throne_lib.board import geometry
+    from throne_lib.games.throne.board import geometry
 
     rules = lf.header.rules
     geo = geometry(rules.columns, rules.rows)

@@ -30,11 +30,11 @@ import pandas as pd
 from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
 from throne_lib.agents import AGENTS, make_agent
-from throne_lib.board import SIDE_NAMES
-from throne_lib.cards import DEFAULT_PATH, RACES, CardDB, parse_cards
-from throne_lib.decks import signature_deck
-from throne_lib.match import Match, SideSetup
-from throne_lib.rules import DEFAULT_RULES, Rules
+from throne_lib.games.throne.board import SIDE_NAMES
+from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB, parse_cards
+from throne_lib.games.throne.decks import resolve_setup, signature_deck
+from throne_lib.games.throne.match import Match, SideSetup
+from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 
 STATS = ("mana_spent", "mana_available", "cards_played", "cards_drawn", "summons")
 MAX_ACTIONS = 100_000
@@ -373,18 +373,6 @@ def frame_digest(df: pd.DataFrame) -> str:
 # --- command line ------------------------------------------------------------------------
 
 
-def resolve_side(db: CardDB, spec: str) -> SideSetup:
-    """A deck file, a general id or a race (its signature deck, R-DECK-7)."""
-    from throne_lib.decks import check_deck, load_deck
-
-    p = Path(spec)
-    if p.is_file():
-        return check_deck(db, load_deck(p))
-    if (spec in db and db[spec].kind == "general") or spec in RACES:
-        return signature_deck(db, spec)
-    raise ValueError(f"{spec!r} is not a deck file, a general id or a race")
-
-
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     p = parser or argparse.ArgumentParser(
         prog="throne simulate", description="run many seeded matches; results to Parquet"
@@ -415,7 +403,7 @@ def specs_from_args(db: CardDB, args: argparse.Namespace) -> list[MatchSpec]:
 
     if args.round_robin:
         return round_robin_specs(db, args.matches, args.seed, args.agent, params(args.agent))
-    blue, red = resolve_side(db, args.blue), resolve_side(db, args.red)
+    blue, red = resolve_setup(db, args.blue), resolve_setup(db, args.red)
     agents = (args.blue_agent, args.red_agent)
     return matchup_specs(
         blue,

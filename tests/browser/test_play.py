@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from throne_lib import load_cards
-from throne_lib.ui.layout import DEFAULT_LAYOUT as L
+from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from throne_lib.carddiff import write_atomic
-from throne_lib.cards import DEFAULT_PATH
-from throne_lib.ui.cards_editor import COLUMN_WIDTHS, GRID_HEADER_H, GRID_ROW_H
+from throne_lib.games.throne.cards import DEFAULT_PATH
+from throne_lib.games.throne.ui.cards_editor import COLUMN_WIDTHS, GRID_HEADER_H, GRID_ROW_H
 
 pytestmark = pytest.mark.browser
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from throne_lib.tower.mapview import centre
-from throne_lib.tower.run import Run, Tables
-from throne_lib.tower.save import load_run
-from throne_lib.ui.card_row import card_xy
+from throne_lib.games.throne.tower.mapview import centre
+from throne_lib.games.throne.tower.run import Run, Tables
+from throne_lib.games.throne.tower.save import load_run
+from throne_lib.games.throne.ui.card_row import card_xy
 
 pytestmark = pytest.mark.browser
 

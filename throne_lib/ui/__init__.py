@@ -1,19 +1,4 @@
-"""The play UI: pure layout/text/render/controller modules and the ipycanvas widget.
+"""Game-independent dashboard pages: the home page and the public demo's page helpers.
 
-``throne_lib.ui.widget`` (and :func:`play_app`) import ipywidgets and ipycanvas;
-the other modules do not, so the engine and the renderer stay importable anywhere.
+Each game's own UI lives in its package (Throne & Phalanx: ``throne_lib.games.throne.ui``).
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-
-def play_app(**kwargs: Any) -> Any:
-    """The play dashboard: deck choice, then a match against an AI (see ``app.py``)."""
-    from throne_lib.ui.app import PlayApp
-
-    return PlayApp(**kwargs)
-
-
-__all__ = ["play_app"]

@@ -1,4 +1,5 @@
-"""The demo's home page: one card per dashboard, Chinese with English subtitles."""
+"""The demo's home page: every registered game with one card per dashboard, Chinese
+with English subtitles (the games and their dashboards come from the registry)."""
 
 from __future__ import annotations
 
@@ -6,49 +7,13 @@ import html
 
 import ipywidgets as W
 
-DASHBOARDS: tuple[tuple[str, str, str, str, str], ...] = (
-    # (notebook, title, subtitle, Chinese line, English line)
-    (
-        "play.ipynb",
-        "对战",
-        "Play",
-        "选将领与牌组，在棋盘上用鼠标与 AI 打一局。",
-        "Play a match against the AI with the mouse.",
-    ),
-    (
-        "tower.ipynb",
-        "王座之塔",
-        "Tower",
-        "爬塔模式：三层塔图，战斗、商店、篝火与遗物，进度自动保存。",
-        "The roguelike run: battles, shops, campfires, relics; saved as you go.",
-    ),
-    (
-        "cards.ipynb",
-        "卡牌编辑",
-        "Card editor",
-        "在表格里改卡牌，保存前校验，运行中的页面即时生效。",
-        "Edit cards.csv in a grid; validated on save, picked up live.",
-    ),
-    (
-        "replay.ipynb",
-        "对局回放",
-        "Replay",
-        "逐步回看任一对局记录：棋盘、战报、血量与伤害图表。",
-        "Step through any match log: board, battle log, charts.",
-    ),
-    (
-        "balance.ipynb",
-        "平衡分析",
-        "Balance",
-        "批量模拟对局，看胜率热图、对局长度与单卡表现。",
-        "Run seeded sweeps and read win rates, lengths and card stats.",
-    ),
-)
+from throne_lib.kit import registry
 
 CSS = """
 <style>
 .tp-home{font-family:'Noto Sans CJK SC','Noto Sans SC',sans-serif;max-width:980px}
 .tp-home h1{font-size:28px;margin:4px 0 2px}
+.tp-home h2{font-size:20px;margin:14px 0 8px;color:#333}
 .tp-home .sub{color:#666;margin-bottom:16px}
 .tp-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(290px,1fr));gap:14px}
 .tp-card{display:block;border:1px solid #d8dee8;border-radius:8px;padding:14px 16px;
@@ -60,17 +25,24 @@ CSS = """
 """
 
 
+def _card(d: registry.Dashboard) -> str:
+    return (
+        f"<a class='tp-card' href='{d.notebook}' id='tp-link-{d.notebook.split('.')[0]}'>"
+        f"<b>{html.escape(d.title)}</b><i>{html.escape(d.subtitle)}</i>"
+        f"<p>{html.escape(d.zh)}</p><p class='en'>{html.escape(d.en)}</p></a>"
+    )
+
+
 def home_html() -> str:
-    cards = "".join(
-        f"<a class='tp-card' href='{nb}' id='tp-link-{nb.split('.')[0]}'>"
-        f"<b>{html.escape(title)}</b><i>{html.escape(sub)}</i>"
-        f"<p>{html.escape(zh)}</p><p class='en'>{html.escape(en)}</p></a>"
-        for nb, title, sub, zh, en in DASHBOARDS
+    sections = "".join(
+        f"<h2 id='tp-game-{g.name}'>{html.escape(g.title)} · {html.escape(g.title_en)}</h2>"
+        f"<div class='tp-grid'>{''.join(_card(d) for d in g.dashboards)}</div>"
+        for g in registry.games()
     )
     return (
         CSS + "<div class='tp-home'><h1>王座与方阵 · Throne &amp; Phalanx</h1>"
-        "<div class='sub'>战术卡牌游戏的设计原型 · a design kit for a tactical card game</div>"
-        f"<div class='tp-grid'>{cards}</div></div>"
+        "<div class='sub'>战术卡牌游戏的设计原型 · a design kit for tactical card games</div>"
+        f"{sections}</div>"
     )
 
 
@@ -89,14 +61,20 @@ NAV_CSS = (
 
 
 def nav_html(current: str) -> str:
-    """One line on top of every dashboard: its title, a link home and to the others."""
-    titles = {nb: title for nb, title, *_ in DASHBOARDS}
-    title = titles.get(current, "")
-    links = ["<a class='tp-home-link' href='index.ipynb'>‹ 首页</a>"]
-    for nb, name in titles.items():
-        if nb == current:
-            links.append(f"<span class='here'>{html.escape(name)}</span>")
+    """One line on top of every dashboard: its game's title, the page's title, a link
+    to the home page and to the game's other dashboards (from the registry)."""
+    up = "../" * current.count("/")  # a game's notebooks may sit in a subfolder
+    game = next(
+        (g for g in registry.games() if any(d.notebook == current for d in g.dashboards)), None
+    )
+    boards = game.dashboards if game is not None else ()
+    here = next((d.title for d in boards if d.notebook == current), "")
+    links = [f"<a class='tp-home-link' href='{up}index.ipynb'>‹ 首页</a>"]
+    for d in boards:
+        if d.notebook == current:
+            links.append(f"<span class='here'>{html.escape(d.title)}</span>")
         else:
-            links.append(f"<a href='{nb}'>{html.escape(name)}</a>")
-    head = f"<b>王座与方阵 · {html.escape(title)}</b>" if title else "<b>王座与方阵</b>"
+            links.append(f"<a href='{up}{d.notebook}'>{html.escape(d.title)}</a>")
+    name = html.escape(game.title if game is not None else "王座与方阵")
+    head = f"<b>{name} · {html.escape(here)}</b>" if here else f"<b>{name}</b>"
     return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"

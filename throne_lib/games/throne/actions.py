@@ -1,0 +1,123 @@
+"""Actions and events: small frozen values with a text form (R-BOARD-6 cell names).
+
+Action text forms::
+
+    move b2 b3            attack d5 d6          play fireball e5
+    play shield_wall c2   summon c2 militia c3  captain c2
+    pick rivet_captain c3 cancel                extra c2
+    skill d1 e5           build c3 turret       shuffle
+    end                   replace fireball      keep
+    found militia_camp b2
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from throne_lib.games.throne.board import Geometry, geometry
+
+# kind -> the fields its text names, in order ("cell", "target", "card")
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "move": ("cell", "target"),
+    "attack": ("cell", "target"),
+    "play": ("card", "target?"),
+    "summon": ("cell", "card", "target"),
+    "captain": ("cell",),
+    "pick": ("card", "target"),
+    "cancel": (),
+    "extra": ("cell",),
+    "skill": ("cell", "target?"),
+    "build": ("cell", "card"),
+    "shuffle": (),
+    "end": (),
+    "replace": ("card",),
+    "keep": (),
+    "found": ("card", "target"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One legal move of a player. ``cell``/``target`` are cell indices or -1."""
+
+    kind: str
+    cell: int = -1
+    target: int = -1
+    card: str = ""
+
+    def text(self, geo: Geometry | None = None) -> str:
+        g = geo or geometry()
+        parts = [self.kind]
+        for f in ACTION_FIELDS[self.kind]:
+            name = f.rstrip("?")
+            value = getattr(self, name)
+            if name == "card":
+                parts.append(value)
+            elif value >= 0:
+                parts.append(g.name(value))
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    @classmethod
+    def from_text(cls, text: str, geo: Geometry | None = None) -> Action:
+        g = geo or geometry()
+        words = text.split()
+        if not words or words[0] not in ACTION_FIELDS:
+            raise ValueError(f"unknown action {text!r}; kinds: {', '.join(ACTION_FIELDS)}")
+        kind, rest = words[0], words[1:]
+        fields = ACTION_FIELDS[kind]
+        required = [f for f in fields if not f.endswith("?")]
+        if not len(required) <= len(rest) <= len(fields):
+            raise ValueError(f"action {text!r}: '{kind}' takes {' '.join(fields) or 'nothing'}")
+        values: dict[str, Any] = {}
+        for f, word in zip(fields, rest, strict=False):
+            name = f.rstrip("?")
+            values[name] = word if name == "card" else g.parse(word)
+        return cls(kind, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v not in (-1, "")}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened; the 战报 and the analytics read these."""
+
+    kind: str
+    round: int
+    side: int
+    actor: str = ""  # card id of the acting unit or played card
+    cell: int = -1
+    target: str = ""  # card id of the unit acted upon
+    target_cell: int = -1
+    amount: int = 0
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"kind": self.kind, "round": self.round, "side": self.side}
+        for k, default in _EVENT_DEFAULTS:
+            v = getattr(self, k)
+            if v != default:  # cell 0 (a1) is a real cell: compare with each field's default
+                d[k] = v
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        return cls(**data)
+
+
+_EVENT_DEFAULTS: tuple[tuple[str, object], ...] = (
+    ("actor", ""),
+    ("cell", -1),
+    ("target", ""),
+    ("target_cell", -1),
+    ("amount", 0),
+    ("note", ""),
+)

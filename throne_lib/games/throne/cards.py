@@ -1,0 +1,357 @@
+"""The card table: ``cards.csv`` -> an immutable :class:`CardDB`.
+
+Every problem of a table is collected and raised at once as one
+:class:`CardTableError`, one line per problem, ``cards.csv:ROW:COLUMN: message``
+(ROW is the spreadsheet row: the header is row 1).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from throne_lib.games.throne.effects import DEFAULTS, SPECS
+from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
+
+COLUMNS = (
+    "id",
+    "name",
+    "race",
+    "kind",
+    "cost",
+    "attack",
+    "hp",
+    "move",
+    "range",
+    "keywords",
+    "effects",
+    "tiers",
+    "captains",
+    "text",
+)
+RACES = ("human", "goblin", "demon", "undead", "beast", "elf", "neutral")
+RACE_ZH = {
+    "human": "人族",
+    "goblin": "地精",
+    "demon": "魔族",
+    "undead": "死灵",
+    "beast": "兽族",
+    "elf": "精灵",
+    "neutral": "中立",
+}
+KINDS = ("general", "barracks", "soldier", "captain", "minion", "spell", "building", "token")
+KIND_ZH = {
+    "general": "将领",
+    "barracks": "兵营",
+    "soldier": "士兵",
+    "captain": "队长",
+    "minion": "随从",
+    "spell": "法术",
+    "building": "建筑",
+    "token": "衍生物",
+}
+UNIT_KINDS = frozenset({"general", "soldier", "captain", "minion", "building", "token"})
+DECK_KINDS = frozenset({"general", "barracks", "minion", "spell"})  # R-SETUP-3
+SUMMONABLE = frozenset({"soldier", "captain", "minion", "token", "building"})
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One row of the table, validated."""
+
+    id: str
+    name: str
+    race: str
+    kind: str
+    cost: int
+    attack: int
+    hp: int
+    move: int
+    range: int
+    keywords: tuple[tuple[str, int], ...] = ()
+    effects: tuple[Clause, ...] = ()
+    tiers: tuple[str, ...] = ()
+    captains: tuple[str, ...] = ()
+    text: str = ""
+    row: int = field(default=0, compare=False)  # where it stands in the file
+
+    def kw(self, name: str) -> int:
+        """The value of a keyword (1 for flags), 0 when absent."""
+        for key, value in self.keywords:
+            if key == name:
+                return value
+        return 0
+
+    def clauses(self, trigger: str) -> tuple[Clause, ...]:
+        return tuple(c for c in self.effects if c.trigger == trigger)
+
+    @property
+    def skill(self) -> Clause | None:
+        found = self.clauses("skill")
+        return found[0] if found else None
+
+    @property
+    def play_target(self) -> str | None:
+        """The selector a play of this card asks a target for, if any."""
+        for clause in self.clauses("play"):
+            if clause.chosen:
+                return clause.chosen
+        return None
+
+    @property
+    def draw_only(self) -> bool:
+        """A spell whose only effect is drawing (R-TURN-8)."""
+        calls = [c for cl in self.effects for c in cl.calls]
+        return self.kind == "spell" and bool(calls) and all(c.name == "draw" for c in calls)
+
+    @property
+    def is_production(self) -> bool:
+        return self.kind == "barracks" and bool(self.kw("production"))
+
+
+class CardTableError(ValueError):
+    """Every problem of a table, one ``file:row:column: message`` per line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s) in the card table:\n" + "\n".join(problems))
+
+
+@dataclass(frozen=True)
+class CardDB(Mapping[str, Card]):
+    """An immutable mapping ``id -> Card`` plus the table's source and hash."""
+
+    cards: Mapping[str, Card]
+    source: str = field(repr=False)  # the CSV text, embedded in match logs
+    hash: str = ""
+    path: str = ""
+
+    def __getitem__(self, key: str) -> Card:
+        return self.cards[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def by_name(self, name: str) -> Card:
+        for card in self.cards.values():
+            if card.name == name:
+                return card
+        raise KeyError(name)
+
+    def of(self, kind: str | None = None, race: str | None = None) -> list[Card]:
+        return [
+            c
+            for c in self.cards.values()
+            if (kind is None or c.kind == kind) and (race is None or c.race == race)
+        ]
+
+    def frame(self) -> pd.DataFrame:
+        """The table as it was read (all columns as text)."""
+        return pd.read_csv(io.StringIO(self.source), dtype=str, keep_default_na=False)
+
+
+DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards.csv"
+
+
+def load_cards(path: str | Path | None = None) -> CardDB:
+    """Read and validate a card table file (default: the repository's ``cards.csv``)."""
+    p = Path(path) if path is not None else DEFAULT_PATH
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
+    return parse_cards(text, p.name, str(p))
+
+
+def parse_cards(text: str, filename: str = "cards.csv", path: str = "") -> CardDB:
+    """Validate CSV text and build the database; raise :class:`CardTableError`."""
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        line = _line_of(str(exc))
+        raise CardTableError([f"{filename}:{line}:-: not a valid CSV table ({exc})"]) from None
+    problems: list[str] = []
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    for col in missing:
+        problems.append(
+            f"{filename}:1:{col}: missing column (expected columns: {', '.join(COLUMNS)})"
+        )
+    if missing:
+        raise CardTableError(problems)
+    for col in frame.columns:
+        if col not in COLUMNS:
+            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(COLUMNS)})")
+
+    cards: dict[str, Card] = {}
+    names: dict[str, int] = {}
+    ids: dict[str, int] = {}
+    for index, raw in enumerate(frame.to_dict("records")):
+        row = index + 2
+        rec = {str(k): str(v).strip() for k, v in raw.items()}
+        err = functools.partial(_report, problems, filename, row)
+        card = _row(rec, row, err)
+        if card is None:
+            continue
+        if card.id in ids:
+            err("id", f"duplicate id {card.id!r} (first on row {ids[card.id]})")
+            continue
+        if card.name in names:
+            err("name", f"duplicate name {card.name!r} (first on row {names[card.name]})")
+            continue
+        ids[card.id] = row
+        names[card.name] = row
+        cards[card.id] = card
+
+    _cross_check(cards, filename, problems)
+    if problems:
+        raise CardTableError(problems)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return CardDB(cards=dict(cards), source=text, hash=digest, path=path)
+
+
+def _report(problems: list[str], filename: str, row: int, col: str, msg: str) -> None:
+    problems.append(f"{filename}:{row}:{col}: {msg}")
+
+
+def _row(rec: dict[str, str], row: int, err: Callable[[str, str], None]) -> Card | None:
+    ok = True
+    cid = rec["id"]
+    if not _ID.match(cid):
+        err("id", f"expected an ASCII id like shield_wall (a-z, 0-9, _), got {cid!r}")
+        ok = False
+    name = rec["name"]
+    if not name:
+        err("name", "expected the card's name, got an empty cell")
+        ok = False
+    race = rec["race"]
+    if race not in RACES:
+        err("race", f"expected one of {', '.join(RACES)}, got {race!r}")
+        ok = False
+    kind = rec["kind"]
+    if kind not in KINDS:
+        err("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+        ok = False
+    is_unit = kind in UNIT_KINDS or kind == "barracks"
+    numbers: dict[str, int] = {}
+    for col, default, lo in (
+        ("cost", 0, 0),
+        ("attack", 0, 0),
+        ("hp", 0, 1),
+        ("move", 1, 0),
+        ("range", 1, 1),
+    ):
+        value = rec[col]
+        if value == "":
+            if is_unit and col == "hp":
+                err(col, "expected a whole number ≥ 1 for a unit's HP, got an empty cell")
+                ok = False
+            numbers[col] = default
+            continue
+        try:
+            number = int(value)
+        except ValueError:
+            err(col, f"expected a whole number, got {value!r}")
+            ok = False
+            continue
+        floor = lo if (is_unit or col == "cost") else 0
+        if number < floor:
+            err(col, f"expected a whole number ≥ {floor}, got {number}")
+            ok = False
+        numbers[col] = number
+    try:
+        keywords = parse_keywords(rec["keywords"])
+    except LangError as exc:
+        err("keywords", str(exc))
+        keywords, ok = (), False
+    try:
+        effects = parse_effects(rec["effects"], SPECS, DEFAULTS)
+    except LangError as exc:
+        err("effects", str(exc))
+        effects, ok = (), False
+    if ok and "move" in numbers and rec["move"] == "" and any(k == "cavalry" for k, _ in keywords):
+        numbers["move"] = 2  # R-UNIT-1: cavalry move 2
+    tiers = tuple(rec["tiers"].split())
+    captains = tuple(rec["captains"].split())
+    if kind == "barracks":
+        if len(tiers) != 3:
+            err("tiers", f"a barracks lists its 3 soldier ids (levels 1, 2, 3), got {len(tiers)}")
+            ok = False
+    elif tiers:
+        err("tiers", f"only barracks list soldier tiers; this is a {kind}")
+        ok = False
+    if kind != "barracks" and captains:
+        err("captains", f"only barracks have a captain pool; this is a {kind}")
+        ok = False
+    if kind == "spell" and not any(c.trigger == "play" for c in effects) and ok:
+        err("effects", "a spell needs a 'play: ...' clause")
+        ok = False
+    if not ok:
+        return None
+    return Card(
+        id=cid,
+        name=name,
+        race=race,
+        kind=kind,
+        cost=numbers["cost"],
+        attack=numbers["attack"],
+        hp=numbers["hp"],
+        move=numbers["move"],
+        range=numbers["range"],
+        keywords=keywords,
+        effects=effects,
+        tiers=tiers,
+        captains=captains,
+        text=rec["text"],
+        row=row,
+    )
+
+
+def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> None:
+    """References between rows: tiers, captain pools, summoned tokens."""
+    for card in cards.values():
+        row = card.row
+        for i, sid in enumerate(card.tiers):
+            ref = cards.get(sid)
+            if ref is None or ref.kind != "soldier":
+                problems.append(
+                    f"{filename}:{row}:tiers: level {i + 1} soldier {sid!r} is not a soldier id"
+                )
+        for cap in card.captains:
+            ref = cards.get(cap)
+            if ref is None or ref.kind not in ("captain", "soldier"):
+                problems.append(
+                    f"{filename}:{row}:captains: {cap!r} is not a captain (or worker) id"
+                )
+        for clause in card.effects:
+            for call in clause.calls:
+                for ptype, arg in zip(SPECS[call.name], call.args, strict=True):
+                    if ptype != "card":
+                        continue
+                    ref = cards.get(str(arg))
+                    if ref is None or ref.kind not in SUMMONABLE:
+                        problems.append(
+                            f"{filename}:{row}:effects: {call.name}: {arg!r} is not the id of a "
+                            f"summonable card ({', '.join(sorted(SUMMONABLE))})"
+                        )
+        if card.kind == "general" and card.skill is None:
+            problems.append(
+                f"{filename}:{row}:effects: a general needs a 'skill(mana=N): ...' clause"
+            )
+        if card.kind != "general" and card.skill is not None:
+            problems.append(f"{filename}:{row}:effects: only generals have a skill clause")
+
+
+def _line_of(message: str) -> int:
+    m = re.search(r"line (\d+)", message)
+    return int(m.group(1)) if m else 1

@@ -1,0 +1,255 @@
+"""Decks: validation (R-DECK-*), signature decks (R-DECK-7) and the deck file format.
+
+Deck file format (UTF-8 text, ``#`` starts a comment)::
+
+    general: lionheart          # main general, sits on the throne (R-SETUP-1)
+    vice: tinker_king           # up to 2 vice generals (R-SETUP-2), one line each
+    3 shield_wall               # COUNT CARD_ID
+    2 holy_light
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from throne_lib.games.throne.cards import DECK_KINDS, RACES, CardDB
+from throne_lib.games.throne.match import SideSetup
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    rule: str
+    message: str
+    cards: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        cards = f" [{', '.join(self.cards)}]" if self.cards else ""
+        return f"{self.rule}: {self.message}{cards}"
+
+
+class DeckError(ValueError):
+    def __init__(self, problems: list[DeckProblem]) -> None:
+        self.problems = problems
+        super().__init__("illegal deck:\n" + "\n".join(str(p) for p in problems))
+
+
+def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
+    """Every violated deck rule, never a silent trim (R-DECK-8)."""
+    out: list[DeckProblem] = []
+    main_race: str | None = None
+    if setup.general in db and db[setup.general].kind == "general":
+        main_race = db[setup.general].race
+    else:
+        out.append(DeckProblem("R-SETUP-1", f"{setup.general!r} is not a general"))
+    unknown = sorted({c for c in setup.deck if c not in db})
+    if unknown:  # reported, and the known cards are still checked (R-DECK-8)
+        out.append(DeckProblem("R-DECK-1", "unknown card ids", tuple(unknown)))
+    cards = [db[c] for c in setup.deck if c in db]
+    banned = sorted({c.id for c in cards if c.kind not in DECK_KINDS})
+    if banned:
+        out.append(
+            DeckProblem(
+                "R-SETUP-3",
+                "captains, soldiers, tokens and buildings never go in a deck",
+                tuple(banned),
+            )
+        )
+    if setup.general in setup.deck:
+        out.append(
+            DeckProblem(
+                "R-SETUP-1",
+                "the main general sits on the throne, not in the deck",
+                (setup.general,),
+            )
+        )
+    vices = [c for c in cards if c.kind == "general"]
+    if len(vices) > 2:
+        out.append(
+            DeckProblem(
+                "R-SETUP-2", f"{len(vices)} vice generals, at most 2", tuple(c.id for c in vices)
+            )
+        )
+    n_normal = len(setup.deck) - len(vices)
+    if len(setup.deck) < 10 or n_normal > 40:
+        out.append(
+            DeckProblem(
+                "R-DECK-1",
+                f"{len(setup.deck)} cards ({n_normal} normal): 10-42, at most 40 normal",
+            )
+        )
+    counts = Counter(c.id for c in cards)  # names are unique in the table
+    over = sorted(c for c, k in counts.items() if k > 3)
+    if over:
+        out.append(DeckProblem("R-DECK-2", "more than 3 copies", tuple(over)))
+    barracks = [c for c in cards if c.kind == "barracks"]
+    if len(barracks) > 10:
+        out.append(
+            DeckProblem(
+                "R-DECK-3",
+                f"{len(barracks)} barracks cards, at most 10",
+                tuple(sorted({c.id for c in barracks})),
+            )
+        )
+    foreign = sorted({c.id for c in barracks if c.race not in (main_race, "neutral")})
+    if foreign and main_race is not None:
+        out.append(
+            DeckProblem(
+                "R-DECK-3",
+                f"barracks must be of the main general's race ({main_race})",
+                tuple(foreign),
+            )
+        )
+    spells = [c for c in cards if c.kind == "spell"]
+    if len(spells) > 16:
+        out.append(
+            DeckProblem(
+                "R-DECK-4",
+                f"{len(spells)} spells, at most 16",
+                tuple(sorted({c.id for c in spells})),
+            )
+        )
+    generals = Counter(([main_race] if main_race else []) + [v.race for v in vices])
+    by_race = Counter(c.race for c in cards if c.race != "neutral" and c.kind != "general")
+    for race, n in sorted(by_race.items()):
+        quota = 10 * generals.get(race, 0)
+        if n > quota:
+            ids = tuple(sorted({c.id for c in cards if c.race == race and c.kind != "general"}))
+            out.append(
+                DeckProblem(
+                    "R-DECK-5", f"{n} {race} cards, quota {quota} (10 per {race} general)", ids
+                )
+            )
+    return out
+
+
+def check_deck(db: CardDB, setup: SideSetup) -> SideSetup:
+    problems = validate_deck(db, setup)
+    if problems:
+        raise DeckError(problems)
+    return setup
+
+
+def _general_for(db: CardDB, race_or_general: str) -> str:
+    if race_or_general in db and db[race_or_general].kind == "general":
+        return race_or_general
+    generals = db.of("general", race_or_general)
+    if not generals:
+        raise ValueError(f"no general or race named {race_or_general!r}")
+    return generals[0].id
+
+
+def signature_deck(db: CardDB, race_or_general: str, size: int = 30) -> SideSetup:
+    """R-DECK-7: the race's production camp, exactly 8 minions, then barracks and
+    spells up to ``size`` cards, within R-DECK-1..5. Built deterministically from the
+    table: cheaper cards first, up to 3 copies, race cards within the race quota."""
+    general = _general_for(db, race_or_general)
+    stored = stored_signature_deck(db, general) if size == 30 else None
+    if stored is not None:
+        return stored
+    race = db[general].race
+    deck: list[str] = []
+    camps = [c for c in db.of("barracks", race) if c.is_production]
+    deck += [camps[0].id] if camps else []
+    minions = sorted(db.of("minion", race), key=lambda c: (c.cost, c.row))
+    for i in range(3 * len(minions)):
+        if sum(1 for c in deck if db[c].kind == "minion") >= 8:
+            break
+        card = minions[i % len(minions)]
+        deck.append(card.id)
+    race_left = 10 - sum(1 for c in deck if db[c].race == race)
+    military = [c for c in db.of("barracks", race) if not c.is_production]
+    for card in military:
+        if race_left > 0 and len(deck) < size:
+            deck.append(card.id)
+            race_left -= 1
+    spells = sorted(db.of("spell", race), key=lambda c: (c.cost, c.row)) + sorted(
+        db.of("spell", "neutral"), key=lambda c: (c.cost, c.row)
+    )
+    for copies in (1, 2, 3):
+        for card in spells:
+            if len(deck) >= size or sum(1 for c in deck if db[c].kind == "spell") >= 16:
+                break
+            if deck.count(card.id) >= copies:
+                continue
+            if card.race == race:
+                if race_left <= 0:
+                    continue
+                race_left -= 1
+            deck.append(card.id)
+    neutral_barracks = db.of("barracks", "neutral")
+    for copies in (1, 2, 3):
+        for card in neutral_barracks:
+            if len(deck) < size and deck.count(card.id) < copies:
+                deck.append(card.id)
+    return SideSetup(general, tuple(deck))
+
+
+DECKS_DIR = Path(__file__).resolve().parents[3] / "decks"
+
+
+def stored_signature_deck(db: CardDB, general: str) -> SideSetup | None:
+    """The hand-made signature deck ``decks/<general>.deck``, if there is one and it
+    is legal with this table (R-DECK-7); ``None`` sends the caller to the algorithm."""
+    path = DECKS_DIR / f"{general}.deck"
+    if not path.is_file():
+        return None
+    try:
+        setup = load_deck(path)
+    except ValueError:  # a malformed file: tests/test_cards_pool.py names it
+        return None
+    if setup.general != general or validate_deck(db, setup):
+        return None
+    return setup
+
+
+def parse_deck(text: str, source: str = "deck") -> SideSetup:
+    general = ""
+    vices: list[str] = []
+    cards: list[str] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("general:"):
+            general = line.split(":", 1)[1].strip()
+        elif line.startswith("vice:"):
+            vices.append(line.split(":", 1)[1].strip())
+        else:
+            parts = line.split()
+            if len(parts) != 2 or not parts[0].isdigit():
+                raise ValueError(
+                    f"{source}:{n}: expected 'COUNT CARD_ID', 'general: ID' or 'vice: ID', got {raw!r}"
+                )
+            cards += [parts[1]] * int(parts[0])
+    if not general:
+        raise ValueError(f"{source}: missing 'general: ID' line")
+    return SideSetup(general, tuple(vices + cards))
+
+
+def load_deck(path: str | Path) -> SideSetup:
+    p = Path(path)
+    return parse_deck(p.read_text(encoding="utf-8"), p.name)
+
+
+def deck_text(db: CardDB, setup: SideSetup) -> str:
+    lines = [f"general: {setup.general}  # {db[setup.general].name}"]
+    counts = Counter(setup.deck)
+    for cid in counts:
+        if db[cid].kind == "general":
+            lines.append(f"vice: {cid}  # {db[cid].name}")
+    for cid, n in counts.items():
+        if db[cid].kind != "general":
+            lines.append(f"{n} {cid}  # {db[cid].name}")
+    return "\n".join(lines) + "\n"
+
+
+def resolve_setup(db: CardDB, spec: str) -> SideSetup:
+    """A deck file, a general id or a race (its signature deck, R-DECK-7)."""
+    p = Path(spec)
+    if p.is_file():
+        return check_deck(db, load_deck(p))
+    if (spec in db and db[spec].kind == "general") or spec in RACES:
+        return signature_deck(db, spec)
+    raise ValueError(f"{spec!r} is not a deck file, a general id or a race")

@@ -1,0 +1,296 @@
+"""Plain, slotted match state: cheap to copy, easy to hash.
+
+Nothing here knows a rule; the engine (:mod:`throne_lib.games.throne.engine`) changes the
+state, :mod:`throne_lib.games.throne.legal` reads it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+# Unit kinds. "throne" is the main general's seat (R-THRONE-*).
+THRONE = "throne"
+BARRACKS = "barracks"
+STRUCTURES = frozenset({THRONE, BARRACKS})
+CARD_UNITS = frozenset({"minion", "general", "barracks"})  # go to the graveyard (R-TURN-11)
+
+
+class Unit:
+    """Anything with HP on a cell (R-BOARD, R-UNIT)."""
+
+    __slots__ = (
+        "uid",
+        "card",
+        "side",
+        "cell",
+        "kind",
+        "attack",
+        "hp",
+        "max_hp",
+        "armor",
+        "shield",
+        "move",
+        "range",
+        "siege",
+        "taunt",
+        "flying",
+        "airborne",
+        "pierce",
+        "lifesteal",
+        "formation",
+        "fortified",
+        "reborn",
+        "grow",
+        "artisan",
+        "aura_load",
+        "aura_summon",
+        "heal_aura",
+        "regen",
+        "peasant",
+        "moved",
+        "attacked",
+        "acted",
+        "from_deck",
+        "level",
+        "summons_used",
+        "summons_bought",
+        "loaded",
+        "offer",
+        "uses",
+    )
+
+    def __init__(self, uid: int, card: str, side: int, cell: int, kind: str) -> None:
+        self.uid = uid
+        self.card = card
+        self.side = side
+        self.cell = cell
+        self.kind = kind
+        self.attack = 0
+        self.hp = 1
+        self.max_hp = 1
+        self.armor = 0
+        self.shield = False
+        self.move = 1
+        self.range = 1
+        self.siege = 0
+        self.taunt = False
+        self.flying = False
+        self.airborne = False
+        self.pierce = False
+        self.lifesteal = False
+        self.formation = False
+        self.fortified = False
+        self.reborn = False
+        self.grow = 0
+        self.artisan = False
+        self.aura_load = False
+        self.aura_summon = 0
+        self.heal_aura = 0
+        self.regen = 0
+        self.peasant = 0
+        self.moved = False
+        self.attacked = False
+        self.acted = False  # used its hero skill this turn (R-HERO-2)
+        self.from_deck = False  # a deck card: goes to the graveyard on death (R-TURN-11)
+        self.level = 0  # barracks level 1-3, building level
+        self.summons_used = 0
+        self.summons_bought = 0
+        self.loaded = False
+        self.offer: tuple[str, ...] = ()  # this turn's captain offer (R-BARRACKS-9)
+        self.uses = 0  # building uses this turn
+
+    def copy(self) -> Unit:
+        return _copy_unit(self)
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that matters to the rules (not the uid, an identity only)."""
+        return tuple(getattr(self, name) for name in Unit.__slots__[1:])
+
+    @property
+    def is_structure(self) -> bool:
+        return self.kind in STRUCTURES
+
+    def __repr__(self) -> str:
+        return f"Unit({self.card}@{self.cell} s{self.side} {self.attack}/{self.hp})"
+
+
+def _compile_unit_copy() -> Callable[[Unit], Unit]:
+    """A shallow copy of every slot, written out once from ``Unit.__slots__`` (about 10x
+    faster than a getattr/setattr loop; the AI and the simulator copy states often)."""
+    body = "".join(f"    n.{name} = u.{name}\n" for name in Unit.__slots__)
+    namespace: dict[str, Any] = {"_new": Unit.__new__, "_Unit": Unit}
+    exec(f"def copy_unit(u):\n    n = _new(_Unit)\n{body}    return n\n", namespace)
+    fn: Callable[[Unit], Unit] = namespace["copy_unit"]
+    return fn
+
+
+_copy_unit = _compile_unit_copy()
+
+
+class SideState:
+    """One side's cards and per-turn counters."""
+
+    __slots__ = (
+        "general",
+        "race",
+        "deck",
+        "hand",
+        "grave",
+        "removed",
+        "mana",
+        "shuffles",
+        "name_uses",
+        "skill_cooldown",
+        "replaced",
+        "founded",
+        "opening_pool",
+        "stats",
+    )
+
+    def __init__(self, general: str, race: str) -> None:
+        self.general = general
+        self.race = race
+        self.deck: list[str] = []
+        self.hand: list[str] = []
+        self.grave: list[str] = []
+        self.removed: list[str] = []  # cards out of the game: destroyed barracks (R-TURN-11)
+        self.mana = 0
+        self.shuffles = 0  # manual shuffles this match (R-TURN-7)
+        self.name_uses: dict[str, int] = {}  # R-TURN-9
+        self.skill_cooldown = 0  # own turns left before the throne skill is ready (R-THRONE-6)
+        self.replaced = 0  # opening replacements made (R-OPEN-2)
+        self.founded: list[str] = []  # opening barracks built (R-OPEN-3)
+        self.opening_pool: tuple[str, ...] = ()
+        self.stats: dict[str, int] = {}  # counters for analytics (mana spent, cards played …)
+
+    def copy(self) -> SideState:
+        new = SideState.__new__(SideState)
+        new.general = self.general
+        new.race = self.race
+        new.deck = self.deck[:]
+        new.hand = self.hand[:]
+        new.grave = self.grave[:]
+        new.removed = self.removed[:]
+        new.mana = self.mana
+        new.shuffles = self.shuffles
+        new.name_uses = dict(self.name_uses)
+        new.skill_cooldown = self.skill_cooldown
+        new.replaced = self.replaced
+        new.founded = self.founded[:]
+        new.opening_pool = self.opening_pool
+        new.stats = dict(self.stats)
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            self.general,
+            self.race,
+            tuple(self.deck),
+            tuple(self.hand),
+            tuple(self.grave),
+            tuple(self.removed),
+            self.mana,
+            self.shuffles,
+            tuple(sorted(self.name_uses.items())),
+            self.skill_cooldown,
+            self.replaced,
+            tuple(self.founded),
+            self.opening_pool,
+        )
+
+    def bump(self, stat: str, n: int = 1) -> None:
+        self.stats[stat] = self.stats.get(stat, 0) + n
+
+
+# Phases of a match.
+OPEN_REPLACE = "replace"  # R-OPEN-2
+OPEN_FOUND = "found"  # R-OPEN-3
+MAIN = "main"
+CAPTAIN = "captain"  # a pending captain offer (R-BARRACKS-9)
+OVER = "over"
+PHASES_ALL = (OPEN_REPLACE, OPEN_FOUND, MAIN, CAPTAIN, OVER)
+
+
+class State:
+    """The whole position: board, sides, round, phase and the match RNG."""
+
+    __slots__ = (
+        "board",
+        "sides",
+        "round",
+        "turn",
+        "first",
+        "phase",
+        "pending",
+        "next_uid",
+        "rng",
+        "winner",
+        "end_reason",
+        "marched",
+    )
+
+    def __init__(self, size: int, sides: list[SideState], seed: int) -> None:
+        self.board: list[Unit | None] = [None] * size
+        self.sides = sides
+        self.round = 0
+        self.turn = 0  # the side to act
+        self.first = 0  # the side that moves first in each round (R-TURN-12)
+        self.phase = OPEN_REPLACE
+        self.pending = -1  # barracks cell of a pending captain offer
+        self.next_uid = 1
+        self.rng = random.Random(seed)
+        self.winner: int | None = None  # None while playing or for a draw
+        self.end_reason = ""
+        self.marched = False
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.board = [u.copy() if u is not None else None for u in self.board]
+        new.sides = [s.copy() for s in self.sides]
+        new.round = self.round
+        new.turn = self.turn
+        new.first = self.first
+        new.phase = self.phase
+        new.pending = self.pending
+        new.next_uid = self.next_uid
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        new.marched = self.marched
+        return new
+
+    def units(self, side: int | None = None) -> list[Unit]:
+        return [u for u in self.board if u is not None and (side is None or u.side == side)]
+
+    def throne(self, side: int) -> Unit | None:
+        for u in self.board:
+            if u is not None and u.side == side and u.kind == THRONE:
+                return u
+        return None
+
+    def hash(self) -> str:
+        """A stable hash of everything that decides the rest of the match."""
+        h = hashlib.sha256()
+        h.update(repr(tuple(u.key() if u else None for u in self.board)).encode())
+        h.update(repr(tuple(s.key() for s in self.sides)).encode())
+        h.update(
+            repr(
+                (
+                    self.round,
+                    self.turn,
+                    self.first,
+                    self.phase,
+                    self.pending,
+                    self.next_uid,
+                    self.winner,
+                    self.end_reason,
+                    self.marched,
+                )
+            ).encode()
+        )
+        h.update(repr(self.rng.getstate()).encode())
+        return h.hexdigest()[:16]

@@ -1,0 +1,117 @@
+"""Pure drawing of a run's current floor: a Run -> canvas ops, and click hit-testing.
+
+Ops follow :mod:`throne_lib.games.throne.ui.render`: ``(method, *args)`` for an ipycanvas
+``Canvas`` method or ``("set", attribute, value)``. Nothing here imports ipycanvas.
+Row 1 is at the bottom, the boss at the top; reachable nodes are ringed in gold,
+the visited path is drawn thick, the current node ringed in blue.
+"""
+
+from __future__ import annotations
+
+from throne_lib.games.throne.tower.map import KIND_ZH, Node
+from throne_lib.games.throne.tower.run import Run
+
+Op = tuple[object, ...]
+
+STEP_X = 78
+STEP_Y = 62
+MARGIN_X = 40
+MARGIN_TOP = 56
+RADIUS = 23
+FONT = "'Noto Sans CJK SC', 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
+KIND_COLOUR = {
+    "battle": "#8d99ae",
+    "elite": "#c0392b",
+    "campfire": "#e67e22",
+    "shop": "#16a085",
+    "event": "#8e44ad",
+    "chest": "#d4ac0d",
+    "boss": "#641e16",
+}
+
+
+def size(run: Run) -> tuple[int, int]:
+    r = run.tmap.rules
+    return (2 * MARGIN_X + (r.columns - 1) * STEP_X, MARGIN_TOP + (r.rows - 1) * STEP_Y + 40)
+
+
+def centre(run: Run, node: Node) -> tuple[float, float]:
+    rows = run.tmap.rules.rows
+    return (MARGIN_X + node.col * STEP_X, MARGIN_TOP + (rows - 1 - node.row) * STEP_Y)
+
+
+def visited(run: Run) -> list[str]:
+    """Ids of the nodes visited on the current floor, in order."""
+    return [s.node for s in run.steps if s.floor == run.floor and s.node]
+
+
+def map_ops(run: Run) -> list[Op]:
+    w, h = size(run)
+    floor = run.floor
+    nodes = [n for n in run.tmap if n.floor == floor]
+    path = visited(run)
+    on_path = set(zip(path, path[1:], strict=False))
+    reach = {n.id for n in run.reachable()}
+    ops: list[Op] = [
+        ("clear_rect", 0, 0, w, h),
+        ("set", "fill_style", "#f6f1e7"),
+        ("fill_rect", 0, 0, w, h),
+    ]
+    ops += [
+        ("set", "font", f"bold 20px {FONT}"),
+        ("set", "fill_style", "#3b2f1e"),
+        ("set", "text_align", "left"),
+        ("set", "text_baseline", "middle"),
+        ("fill_text", f"王座之塔 · 第 {floor + 1}/{run.tmap.rules.floors} 层", 12, 22),
+    ]
+    for n in nodes:
+        for child in run.tmap.children(n.id):
+            x0, y0 = centre(run, n)
+            x1, y1 = centre(run, child)
+            walked = (n.id, child.id) in on_path
+            ops += [
+                ("set", "stroke_style", "#2c3e50" if walked else "#b8ac96"),
+                ("set", "line_width", 5 if walked else 2),
+                ("stroke_line", x0, y0, x1, y1),
+            ]
+    ops += [("set", "text_align", "center"), ("set", "font", f"bold 13px {FONT}")]
+    for n in nodes:
+        x, y = centre(run, n)
+        radius = RADIUS + (6 if n.kind == "boss" else 0)
+        faded = n.id not in reach and n.id not in path
+        ops += [
+            ("set", "global_alpha", 0.55 if faded and reach else 1.0),
+            ("set", "fill_style", KIND_COLOUR[n.kind]),
+            ("fill_circle", x, y, radius),
+            ("set", "fill_style", "#ffffff"),
+            ("fill_text", KIND_ZH[n.kind], x, y),
+            ("set", "global_alpha", 1.0),
+        ]
+        if n.id in reach:
+            ops += [
+                ("set", "stroke_style", "#f1c40f"),
+                ("set", "line_width", 5),
+                ("stroke_circle", x, y, radius + 4),
+            ]
+        elif n.id == run.node:
+            ops += [
+                ("set", "stroke_style", "#1f4fa3"),
+                ("set", "line_width", 5),
+                ("stroke_circle", x, y, radius + 4),
+            ]
+        elif n.id in path:
+            ops += [
+                ("set", "stroke_style", "#2c3e50"),
+                ("set", "line_width", 3),
+                ("stroke_circle", x, y, radius + 2),
+            ]
+    return ops
+
+
+def node_at(run: Run, x: float, y: float) -> str | None:
+    """The reachable node under a click (canvas pixels), or None."""
+    for n in run.reachable():
+        cx, cy = centre(run, n)
+        if (x - cx) ** 2 + (y - cy) ** 2 <= (RADIUS + 8) ** 2:
+            return n.id
+    return None

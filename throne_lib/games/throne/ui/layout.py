@@ -1,0 +1,116 @@
+"""Pixel geometry of the play canvas: where cells, labels, chips and hand cards are.
+
+Everything is in canvas pixels (ipycanvas reports mouse events in canvas pixels);
+the widget pins the canvas' CSS size to exactly ``WIDTH`` × ``HEIGHT`` so a click
+lands where it was drawn. Row 1 (blue) is at the bottom, row 6 (red) at the top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from throne_lib.games.throne.board import Geometry
+
+CELL = 80  # a board cell, square
+BOARD_X = 26  # left edge of column a (room for the 1-6 labels)
+BOARD_Y = 8  # top edge of the top row
+LABEL_H = 18  # the a-g labels under the board
+CHIP_W = 108
+CHIP_H = 38
+CHIP_GAP = 5
+CARD_W = 66
+CARD_H = 96
+CARD_GAP = 4
+MARGIN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Pixel positions for one board size (7×6 by default)."""
+
+    columns: int = 7
+    rows: int = 6
+
+    @classmethod
+    def of(cls, geo: Geometry) -> Layout:
+        return cls(geo.columns, geo.rows)
+
+    @property
+    def board_w(self) -> int:
+        return self.columns * CELL
+
+    @property
+    def board_h(self) -> int:
+        return self.rows * CELL
+
+    @property
+    def tray_y(self) -> int:
+        """Top of the chip row (summon choices, captain offer, opening prompts)."""
+        return BOARD_Y + self.board_h + LABEL_H + 4
+
+    @property
+    def hand_y(self) -> int:
+        return self.tray_y + CHIP_H + 8
+
+    @property
+    def width(self) -> int:
+        return BOARD_X + max(self.board_w, 8 * (CARD_W + CARD_GAP)) + MARGIN
+
+    @property
+    def height(self) -> int:
+        return self.hand_y + CARD_H + MARGIN
+
+    # --- cells -----------------------------------------------------------------
+
+    def cell_xy(self, cell: int) -> tuple[int, int]:
+        """Top-left pixel of a cell."""
+        col, row = cell % self.columns, cell // self.columns
+        return BOARD_X + col * CELL, BOARD_Y + (self.rows - 1 - row) * CELL
+
+    def cell_center(self, cell: int) -> tuple[float, float]:
+        x, y = self.cell_xy(cell)
+        return x + CELL / 2, y + CELL / 2
+
+    def cell_at(self, x: float, y: float) -> int | None:
+        col = int((x - BOARD_X) // CELL)
+        row_from_top = int((y - BOARD_Y) // CELL)
+        if x < BOARD_X or y < BOARD_Y or not (0 <= col < self.columns):
+            return None
+        if not 0 <= row_from_top < self.rows:
+            return None
+        return (self.rows - 1 - row_from_top) * self.columns + col
+
+    # --- chips (the tray under the board) --------------------------------------------
+
+    def chip_xy(self, i: int) -> tuple[int, int]:
+        return BOARD_X + i * (CHIP_W + CHIP_GAP), self.tray_y
+
+    def chip_center(self, i: int) -> tuple[float, float]:
+        x, y = self.chip_xy(i)
+        return x + CHIP_W / 2, y + CHIP_H / 2
+
+    def chip_at(self, x: float, y: float, count: int) -> int | None:
+        if not self.tray_y <= y < self.tray_y + CHIP_H or x < BOARD_X:
+            return None
+        i = int((x - BOARD_X) // (CHIP_W + CHIP_GAP))
+        inside = (x - BOARD_X) - i * (CHIP_W + CHIP_GAP) < CHIP_W
+        return i if 0 <= i < count and inside else None
+
+    # --- hand cards ------------------------------------------------------------------
+
+    def card_xy(self, i: int) -> tuple[int, int]:
+        return BOARD_X + i * (CARD_W + CARD_GAP), self.hand_y
+
+    def card_center(self, i: int) -> tuple[float, float]:
+        x, y = self.card_xy(i)
+        return x + CARD_W / 2, y + CARD_H / 2
+
+    def hand_at(self, x: float, y: float, count: int) -> int | None:
+        if not self.hand_y <= y < self.hand_y + CARD_H or x < BOARD_X:
+            return None
+        i = int((x - BOARD_X) // (CARD_W + CARD_GAP))
+        inside = (x - BOARD_X) - i * (CARD_W + CARD_GAP) < CARD_W
+        return i if 0 <= i < count and inside else None
+
+
+DEFAULT_LAYOUT = Layout()

@@ -1,0 +1,281 @@
+"""The replay viewer: step through a match log like a chess game.
+
+``show_replay(log)`` returns a widget: the board (the play UI's renderer), first /
+previous / next / last, a slider over every action, jump to round N, play/pause at
+a chosen speed, the 战报 of the current step highlighted, and the review charts
+(:mod:`throne_lib.review`) under it. Works inline in any notebook and in Voilà.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+from ipycanvas import MultiCanvas
+
+from throne_lib.games.throne.actions import Event
+from throne_lib.games.throne.match import Match
+from throne_lib.games.throne.ui.controller import View
+from throne_lib.games.throne.ui.layout import Layout
+from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
+from throne_lib.games.throne.ui.text import event_text, result_text
+from throne_lib.games.throne.ui.widget import run_ops, safe_hold
+from throne_lib.log import LogFile, iter_replay, read_log
+
+SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
+LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The position after one action of the log (step 0 = after the setup)."""
+
+    index: int
+    action: str
+    round: int
+    side: int
+    match: Match
+    events: tuple[Event, ...]
+    flash: tuple[int, ...]
+
+
+def load_steps(log: LogFile) -> list[Step]:
+    """Replay a log (checking its hashes) and keep a copy of every position."""
+    steps: list[Step] = []
+    for rec, match in iter_replay(log, check=True):
+        if rec is None:
+            steps.append(
+                Step(0, "开局", 0, match.turn, match.copy(), tuple(match.setup_events), ())
+            )
+            continue
+        events = tuple(Event.from_dict(e) for e in rec.events)
+        acting = [
+            e
+            for e in events
+            if e.kind in ("move", "attack", "summon", "play", "skill", "build", "found")
+        ]
+        flash: tuple[int, ...] = ()
+        if acting:
+            e = acting[0]
+            flash = tuple(c for c in (e.cell, e.target_cell) if c >= 0)
+        side = events[0].side if events else match.turn
+        rnd = events[0].round if events else match.round
+        steps.append(Step(rec.i, rec.action, rnd, side, match.copy(), events, flash))
+    return steps
+
+
+class ReplayWidget(W.VBox):
+    """A log, step by step. ``step`` is the current index into ``steps``."""
+
+    def __init__(self, log: LogFile | str | Path, charts: bool = True) -> None:
+        self.logfile = log if isinstance(log, LogFile) else read_log(log)
+        self.steps = load_steps(self.logfile)
+        first = self.steps[0].match
+        self.px = Layout.of(first.geo)
+        self.ready = False
+        self.draws = 0
+        self.step = 0
+        self._task: asyncio.Task[None] | None = None
+        self.canvas = MultiCanvas(3, width=self.px.width, height=self.px.height)
+        self.canvas.layout = W.Layout(width=f"{self.px.width}px", height=f"{self.px.height}px")
+        self.canvas.on_client_ready(self._on_client_ready)
+        last = len(self.steps) - 1
+        self.slider = W.IntSlider(
+            0,
+            min=0,
+            max=last,
+            description="步",
+            continuous_update=False,
+            layout=W.Layout(width="420px"),
+        )
+        self.slider.observe(lambda ch: self.show(int(ch["new"])), names="value")
+        b = {
+            k: W.Button(description=k, layout=W.Layout(width="64px"))
+            for k in ("« 首", "◀ 上", "下 ▶", "末 »")
+        }
+        b["« 首"].on_click(lambda _: self.go(0))
+        b["◀ 上"].on_click(lambda _: self.go(self.step - 1))
+        b["下 ▶"].on_click(lambda _: self.go(self.step + 1))
+        b["末 »"].on_click(lambda _: self.go(last))
+        self.buttons = b
+        max_round = max(s.round for s in self.steps)
+        self.round_box = W.BoundedIntText(
+            value=1,
+            min=1,
+            max=max(1, max_round),
+            description="回合",
+            layout=W.Layout(width="150px"),
+        )
+        jump = W.Button(description="跳转", layout=W.Layout(width="60px"))
+        jump.on_click(lambda _: self.jump_to_round(int(self.round_box.value)))
+        self.play = W.ToggleButton(description="▶ 播放", layout=W.Layout(width="90px"))
+        self.play.observe(self._on_play, names="value")
+        self.speed = W.Dropdown(
+            options=list(SPEEDS), value="标准 1×", layout=W.Layout(width="110px")
+        )
+        self.title = W.HTML()
+        self.log_html = W.HTML(
+            layout=W.Layout(width="380px", height=f"{self.px.height}px", overflow="auto")
+        )
+        controls = W.HBox([*b.values(), self.slider, self.round_box, jump, self.play, self.speed])
+        board = W.HBox([self.canvas, self.log_html])
+        kids: list[W.Widget] = [self.title, controls, board]
+        if charts:
+            kids.append(self._charts())
+        super().__init__(kids)
+        self.show(0)
+
+    # --- navigation ----------------------------------------------------------------------
+
+    def go(self, index: int) -> None:
+        self.slider.value = max(0, min(len(self.steps) - 1, index))
+
+    def jump_to_round(self, round_no: int) -> None:
+        """Land on the first action of round ``round_no``."""
+        for s in self.steps:
+            if s.round >= round_no and s.index > 0:
+                self.go(s.index)
+                return
+
+    def show(self, index: int) -> None:
+        self.step = index
+        s = self.steps[index]
+        self._draw(s)
+        m = s.match
+        where = f"第 {s.round}/{m.rules.round_limit} 回合" if s.round else "开局"
+        end = ""
+        if index == len(self.steps) - 1 and m.is_over:
+            end = " · " + html.escape(result_text(m.winner, m.end_reason))
+        self.title.value = (
+            f"<b>{html.escape(self.logfile.path)}</b> · {where} · 步 {s.index}/{len(self.steps) - 1}"
+            f" · <code>{html.escape(s.action)}</code>"
+            f" · 王座 蓝 {m.throne_hp(0)} / 红 {m.throne_hp(1)}{end}"
+        )
+        self.log_html.value = self._log_html(index)
+
+    def _log_html(self, index: int) -> str:
+        """The 战报 around the current step, the current step highlighted."""
+        lo, hi = max(0, index - 12), min(len(self.steps), index + 13)
+        parts = []
+        for s in self.steps[lo:hi]:
+            texts = [event_text(e, s.match.db, s.match.geo) for e in s.events]
+            body = "<br>".join(html.escape(t) for t in texts if t) or html.escape(s.action)
+            style = (
+                "background:#fff3c4;border-left:4px solid #d4a017;"
+                if s.index == index
+                else "color:#555;"
+            )
+            parts.append(
+                f"<div style='{style}padding:2px 6px;margin:2px 0'><b>#{s.index}</b> {body}</div>"
+            )
+        return "<div style='font-size:12px'>" + "".join(parts) + "</div>"
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def view_for(self, s: Step) -> View:
+        return View(human=s.match.turn if s.match.turn in (0, 1) else 0, flash=s.flash)
+
+    def ops_for(self, index: int) -> tuple[list[Any], list[Any]]:
+        s = self.steps[index]
+        view = self.view_for(s)
+        return units_ops(s.match, view, self.px), overlay_ops(s.match, view, self.px)
+
+    def _draw(self, s: Step) -> None:
+        if not self.ready:
+            return
+        units, overlay = self.ops_for(s.index)
+        with safe_hold():
+            run_ops(self.canvas[1], units)
+            run_ops(self.canvas[2], overlay)
+        self.draws += 1
+
+    def _on_client_ready(self) -> None:
+        self.ready = True
+        with safe_hold():
+            run_ops(self.canvas[0], board_ops(self.px))
+        self.show(self.step)
+
+    # --- play / pause ----------------------------------------------------------------------
+
+    def _on_play(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self.play.description = "⏸ 暂停"
+            if self.step >= len(self.steps) - 1:
+                self.go(0)
+            self._task = asyncio.ensure_future(self._run())
+        else:
+            self.play.description = "▶ 播放"
+            if self._task is not None:
+                self._task.cancel()
+                self._task = None
+
+    async def _run(self) -> None:
+        try:
+            while self.play.value and self.step < len(self.steps) - 1:
+                await asyncio.sleep(SPEEDS[self.speed.value])
+                self.go(self.step + 1)
+        finally:
+            self.play.value = False
+
+    # --- charts ----------------------------------------------------------------------------
+
+    def _charts(self) -> W.Widget:
+        from throne_lib.review import plot_review
+
+        fig = plot_review(self.logfile)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80)
+        self.chart = W.Image(value=buf.getvalue(), format="png", layout=W.Layout(width="880px"))
+        return self.chart
+
+
+def show_replay(log: LogFile | str | Path, charts: bool = True) -> ReplayWidget:
+    """Display a match log inline: ``show_replay("logs/….jsonl")``."""
+    return ReplayWidget(log, charts=charts)
+
+
+def log_files(folder: Path = LOG_DIR) -> list[Path]:
+    """The logs in ``folder``, newest first (their names sort by time)."""
+    return sorted(folder.glob("*.jsonl"), reverse=True)
+
+
+class LogBrowser(W.VBox):
+    """Pick a log from the folder and review it (``notebooks/replay.ipynb``)."""
+
+    def __init__(self, folder: Path = LOG_DIR, extra: list[Path] | None = None) -> None:
+        self.folder = folder
+        files = [*log_files(folder), *(extra or [])]
+        self.picker = W.Dropdown(
+            options=[(p.name, str(p)) for p in files],
+            description="对局记录",
+            layout=W.Layout(width="520px"),
+        )
+        self.open_button = W.Button(description="打开", button_style="primary")
+        self.open_button.on_click(lambda _: self.open_log(str(self.picker.value)))
+        self.error = W.HTML()
+        self.holder = W.VBox()
+        self.replay: ReplayWidget | None = None
+        super().__init__([W.HBox([self.picker, self.open_button]), self.error, self.holder])
+        if files:
+            self.open_log(str(files[0]))
+        else:
+            self.error.value = f"<i>{html.escape(str(folder))} 里还没有对局记录：先在对战页打一局，或运行 <code>throne play --log …</code>。</i>"
+
+    def open_log(self, path: str) -> None:
+        """Open a log; a bad log shows its error (file and line), never a traceback."""
+        from throne_lib.log import LogError
+
+        try:
+            self.replay = ReplayWidget(path)
+        except LogError as exc:
+            self.error.value = (
+                f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
+            )
+            return
+        self.error.value = ""
+        self.holder.children = [self.replay]

@@ -1,0 +1,159 @@
+"""The game registry: where the CLI, the simulator, the log reader and the home page find
+the games of the kit.
+
+A game is a package under ``throne_lib/games/`` whose ``__init__.py`` calls
+:func:`register` with a :class:`Game`. The kit never imports a game by name: the first
+lookup (:func:`get`, :func:`games`) imports every subpackage of the packages listed in
+:data:`GAME_PACKAGES` (by default ``throne_lib.games``), so adding a game touches no kit
+file and no shared list. A game defined elsewhere (a test, a notebook) may simply call
+:func:`register` itself; ``Game.module`` names the module that registers it, which is what
+a worker process imports to find the game again.
+
+>>> from throne_lib.kit import registry
+>>> g = registry.get("throne")
+>>> g.title, g.seats, g.rule_prefix
+('王座与方阵', (2, 2), 'R-')
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from throne_lib.kit.protocol import GameMatch
+
+#: Packages whose subpackages are games; each is imported on the first lookup.
+GAME_PACKAGES: list[str] = ["throne_lib.games"]
+#: The game the command line and the dashboards mean when none is named.
+DEFAULT_GAME = "throne"
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """One dashboard notebook of a game, as the home page shows it."""
+
+    notebook: str  # path under notebooks/, e.g. "play.ipynb"
+    title: str  # Chinese title
+    subtitle: str  # English title
+    zh: str  # one Chinese line
+    en: str  # one English line
+
+
+NewMatch = Callable[[Sequence[Any], int, Mapping[str, Any]], GameMatch]
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a game tells the kit about itself (declared once, like OpenSpiel's GameType).
+
+    ``new_match(setups, seed, options)`` builds a match: ``setups`` holds one entry per
+    seat (whatever the game's setup objects are: Throne's ``SideSetup``, a role, a
+    name), ``options`` the game's parameters (e.g. ``{"rules": Rules(...)}``); its
+    length decides the number of seats and must lie in ``seats``. ``resolve_setup``
+    turns one command-line word (a deck file, a general, a race …) into a setup;
+    ``default_setups(n)`` gives setups for ``n`` seats. ``agents`` maps the game's own
+    agent names to factories ``(seed, **params) -> agent`` (the kit adds ``random`` and
+    ``search`` for every game). ``renderer`` and ``controller`` are "module:attribute"
+    strings imported lazily by the UI shell, so registering never imports a UI library.
+    """
+
+    name: str  # command-line name: "throne"
+    title: str  # Chinese title: "王座与方阵"
+    title_en: str  # "Throne & Phalanx"
+    rule_prefix: str  # rulebook ID prefix: "R-", "CH-", "PIN-"
+    module: str  # the module that registers the game (workers import it)
+    seats: tuple[int, int]  # (min, max) number of seats
+    new_match: NewMatch
+    card_tables: tuple[Path, ...] = ()
+    default_setups: Callable[[int], list[Any]] | None = None
+    resolve_setup: Callable[[str], Any] | None = None
+    seat_names: tuple[str, ...] = ()  # e.g. ("blue", "red"); default "seat0", "seat1" …
+    agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    default_agent: str = "random"
+    dashboards: tuple[Dashboard, ...] = ()
+    renderer: str = ""  # "module:attr" of the board renderer (UI shell hook)
+    controller: str = ""  # "module:attr" of the play controller / widget factory
+    rulebook: str = ""  # file name of the rulebook under the shared specs, e.g. "RULES.md"
+
+    def seat_name(self, seat: int) -> str:
+        return self.seat_names[seat] if seat < len(self.seat_names) else f"seat{seat}"
+
+    def check_seats(self, n: int) -> None:
+        lo, hi = self.seats
+        if not lo <= n <= hi:
+            raise ValueError(f"{self.name} is played by {lo}..{hi} seats, not {n}")
+
+    def new(self, setups: Sequence[Any] | None = None, seed: int = 0, **options: Any) -> GameMatch:
+        """A new match: ``setups`` (default: ``default_setups`` for the minimum seats)."""
+        if setups is None:
+            if self.default_setups is None:
+                raise ValueError(f"{self.name} needs explicit setups")
+            setups = self.default_setups(self.seats[0])
+        self.check_seats(len(setups))
+        return self.new_match(list(setups), seed, options)
+
+
+_GAMES: dict[str, Game] = {}
+_discovered = False
+
+
+def register(game: Game) -> Game:
+    """Add (or replace, when a module is reloaded) a game; returns it for chaining."""
+    if not game.name.isidentifier():
+        raise ValueError(f"game name {game.name!r} must be an identifier")
+    lo, hi = game.seats
+    if not 1 <= lo <= hi:
+        raise ValueError(f"game {game.name!r}: bad seat range {game.seats}")
+    _GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that register a throw-away game clean up with this)."""
+    _GAMES.pop(name, None)
+
+
+def discover() -> None:
+    """Import every game package under :data:`GAME_PACKAGES` (once)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for root in GAME_PACKAGES:
+        pkg = importlib.import_module(root)
+        for info in pkgutil.iter_modules(getattr(pkg, "__path__", []), root + "."):
+            if info.ispkg:
+                importlib.import_module(info.name)
+
+
+def get(name: str) -> Game:
+    """The game registered as ``name``; ValueError listing the known ones otherwise."""
+    if name not in _GAMES:
+        discover()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "none"
+        raise ValueError(f"unknown game {name!r}; known: {known}") from None
+
+
+def ensure(name: str, module: str) -> Game:
+    """The game ``name``, importing ``module`` first if needed (how a worker process finds
+    a game registered outside the game packages, e.g. by a test module)."""
+    if name not in _GAMES:
+        importlib.import_module(module)
+    return get(name)
+
+
+def games() -> list[Game]:
+    """Every registered game: the default game first, then in name order."""
+    discover()
+    return sorted(_GAMES.values(), key=lambda g: (g.name != DEFAULT_GAME, g.name))
+
+
+def names() -> list[str]:
+    return [g.name for g in games()]
