@@ -175,7 +175,7 @@ class MatchWidget(W.VBox):
             else '<span style="color:#999" title="王座之塔即将开放">爬塔（即将开放）</span>'
         )
         self.tower = W.HTML(link)
-        buttons = W.HBox(
+        self.buttons = buttons = W.HBox(
             [self.shuffle_btn, self.end_btn, self.tempo, self.step_btn, self.tower],
             layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
@@ -185,7 +185,10 @@ class MatchWidget(W.VBox):
             layout=W.Layout(margin="0 0 4px 0", align_items="center", flex_flow="row wrap"),
         )
         # The prompt line sits above the board: every prompt and refusal is in view.
-        self.status = W.HTML(layout=W.Layout(width=f"{px.width + 392}px", min_height="44px"))
+        # A fixed height: a longer prompt never moves the board under the pointer.
+        self.status = W.HTML(
+            layout=W.Layout(width=f"{px.width + 392}px", height="52px", overflow="hidden")
+        )
         self.status.add_class("tp-status")
         board = W.VBox(
             [self.canvas],
