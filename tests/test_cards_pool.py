@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from throne_lib import CardDB, Match, load_cards
-from throne_lib import decks as decks_mod
 from throne_lib.agents import RandomAgent, play_match
+from throne_lib.games.throne import decks as decks_mod
 from throne_lib.games.throne.carddoc import (
     CARDS_MD,
     EFFECT_ZH,

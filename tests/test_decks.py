@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from throne_lib import SideSetup
-from throne_lib import decks as decks_mod
 from throne_lib.cli import main as cli_main
+from throne_lib.games.throne import decks as decks_mod
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import (
     DeckError,
