@@ -110,7 +110,12 @@ def browser_side(clicks: int) -> None:
         "(() => { const e = document.querySelector('.tp-state'); return e ? e.dataset : null })()"
     )
     try:
-        time.sleep(3)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # wait for the server to answer
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.25)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
                 executable_path="/usr/bin/chromium",

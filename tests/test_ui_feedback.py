@@ -214,3 +214,23 @@ def test_unfinished_match_is_saved_at_each_end_of_turn(
     assert sorted(tmp_path.glob("*.jsonl")) == files  # the same file, rewritten
     assert len(files[0].read_text(encoding="utf-8").splitlines()) > len(first)
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_fallen_throne_shows_its_own_max_hp(pos: Callable[..., Match]) -> None:
+    """A destroyed throne leaves the board; the top bar and the result panel still
+    show its real max HP (a tower throne of 16 reads 0/16, not the default 0/40)."""
+    m = pos("unit c3 blue knight\n")
+    red = m.state.throne(1)
+    assert red is not None
+    red.max_hp = 16  # a tower throne
+    w = widget(m)
+    m.state.board[red.cell] = None  # it falls
+    w.refresh()
+    assert "0/16" in w.info.value
+
+
+def test_the_tower_battle_does_not_link_the_tower_to_itself(pos: Callable[..., Match]) -> None:
+    from throne_lib.games.throne.ui.tower_widget import TowerMatchWidget
+
+    w = TowerMatchWidget(pos("unit c3 blue knight\n"), RandomAgent(1), ai_mode="manual")
+    assert w.tower.layout.display == "none"

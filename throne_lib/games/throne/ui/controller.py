@@ -162,10 +162,13 @@ class Controller:
                 out[a.target] = ATTACK
         return out
 
-    def prediction(self, target: int) -> Prediction | None:
+    def prediction(self, target: int, style: str = "") -> Prediction | None:
         """The predicted result of the selected unit attacking ``target`` (cached per
-        position: the key is the action and the length of the match history)."""
-        if self.selected_cell < 0 or self.highlights().get(target) not in (ATTACK, ALLY):
+        position: the key is the action and the length of the match history).
+        ``style``: the target's highlight when the caller has it already."""
+        if self.selected_cell < 0:
+            return None
+        if (style or self.highlights().get(target)) not in (ATTACK, ALLY):
             return None
         a = Action(ATTACK, self.selected_cell, target)
         key = (a, len(self.match.history))
@@ -175,12 +178,13 @@ class Controller:
             self._predictions[key] = predict(self.match, a)
         return self._predictions[key]
 
-    def predictions(self) -> dict[int, str]:
+    def predictions(self, highlights: dict[int, str] | None = None) -> dict[int, str]:
         """Badges for every attack target of the selected unit."""
         out = {}
-        for cell, style in self.highlights().items():
+        hl = self.highlights() if highlights is None else highlights
+        for cell, style in hl.items():
             if style in (ATTACK, ALLY):
-                p = self.prediction(cell)
+                p = self.prediction(cell, style)
                 if p is not None:
                     out[cell] = p.badge
         return out
@@ -296,11 +300,12 @@ class Controller:
         return short, illegal_text(rule, reason)
 
     def view(self, flash: tuple[int, ...] = (), drag_hand: int = -1, drag_cell: int = -1) -> View:
+        highlights = self.play_highlights(drag_hand) if drag_hand >= 0 else self.highlights()
         return View(
             human=self.human,
             selected_cell=self.selected_cell,
             selected_hand=self.selected_hand,
-            highlights=self.play_highlights(drag_hand) if drag_hand >= 0 else self.highlights(),
+            highlights=highlights,
             chips=self.chips(),
             can_act=self.can_act(),
             playable=self.playable(),
@@ -308,7 +313,7 @@ class Controller:
             drag_hand=drag_hand,
             drag_cell=drag_cell,
             hint=self.hint(),
-            predictions=self.predictions() if drag_hand < 0 else {},
+            predictions=self.predictions(highlights) if drag_hand < 0 else {},
         )
 
     def hint(self) -> str:

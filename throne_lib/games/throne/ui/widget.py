@@ -119,6 +119,9 @@ class MatchWidget(W.VBox):
         self._step = asyncio.Event()  # 「下一步」 in step mode
         self.ai_trail: list[int] = []  # cells the AI touched this turn (kept lit after it)
         self.ai_lines: list[str] = []  # its actions this turn, for the prompt line
+        # Each throne's max HP as last seen: a fallen throne leaves the board, and the
+        # result panel still shows 0/16, not the default rules' 0/40 (tower thrones).
+        self.throne_max: dict[int, int] = {}
         self.draws = 0  # canvas redraws (for tests and the benchmark)
         self.handled = 0  # clicks/releases/buttons handled: the page shows it (data-seq)
         self._build(tempo)
@@ -175,6 +178,7 @@ class MatchWidget(W.VBox):
             else '<span style="color:#999" title="王座之塔即将开放">爬塔（即将开放）</span>'
         )
         self.tower = W.HTML(link)
+        self.tower.add_class("tp-tower-entry")
         self.buttons = buttons = W.HBox(
             [self.shuffle_btn, self.end_btn, self.tempo, self.step_btn, self.tower],
             layout=W.Layout(align_items="center", flex_flow="row wrap"),
@@ -261,7 +265,9 @@ class MatchWidget(W.VBox):
         for side in (self.human, 1 - self.human):
             s = st.sides[side]
             t = st.throne(side)
-            hp = f"{t.hp}/{t.max_hp}" if t is not None else "0"
+            if t is not None:
+                self.throne_max[side] = t.max_hp
+            hp = f"{t.hp}/{t.max_hp}" if t is not None else f"0/{self._max_hp(side)}"
             who = "（你）" if side == self.human else f"（{html.escape(self.agent_name)}）"
             parts.append(
                 f'<span style="color:{SIDE_COLOUR[side]};font-weight:bold">'
@@ -356,7 +362,7 @@ class MatchWidget(W.VBox):
         rows = []
         for side in (0, 1):
             t = st.throne(side)
-            hp, mx = (t.hp, t.max_hp) if t is not None else (0, m.rules.throne_hp)
+            hp, mx = (t.hp, t.max_hp) if t is not None else (0, self._max_hp(side))
             board = sum(u.attack + u.hp for u in st.units(side) if u.kind != THRONE)
             rows.append(
                 f"<tr><td style='color:{SIDE_COLOUR[side]};{TD}'><b>{SIDE_NAMES_ZH[side]}</b></td>"
@@ -378,6 +384,9 @@ class MatchWidget(W.VBox):
             f'<table style="margin:6px 0">{"".join(rows)}</table><div>{saved}</div>'
         )
         self.result_box.layout.display = "flex"
+
+    def _max_hp(self, side: int) -> int:
+        return self.throne_max.get(side, self.match.rules.throne_hp)
 
     # --- events from the controller ----------------------------------------------------
 
