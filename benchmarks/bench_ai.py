@@ -7,7 +7,7 @@ Minimums (one core of the project machine): random playout >= 10,000 actions/s;
 `standard` median decision <= 5 ms; `standard` vs `standard` match <= 2 s median;
 2 worker processes >= 1.7x one worker. Ladder: standard beats random in >= 95% of
 matches, search beats standard in >= 60% (seeded, sides alternating, signature
-decks of every general in turn; see throne_lib.sim.ladder_specs).
+decks of every general in turn; see throne_lib.games.throne.sim.ladder_specs).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import statistics
 import time
 
 from throne_lib import CardDB, Match, load_cards
-from throne_lib.agents import RandomAgent, make_agent
 from throne_lib.games.throne.decks import signature_deck
-from throne_lib.sim import ladder_specs, simulate
+from throne_lib.games.throne.sim import ladder_specs
+from throne_lib.kit.agents import RandomAgent, make_agent
+from throne_lib.kit.sim import simulate
 
 SEED = 20261129
 

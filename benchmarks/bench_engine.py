@@ -17,9 +17,9 @@ from collections.abc import Callable
 from functools import partial
 
 from throne_lib import Match, SideSetup, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.legal import legal_actions
+from throne_lib.kit.agents import RandomAgent
 
 RACES = ("human", "goblin", "demon", "undead", "beast", "elf")
 

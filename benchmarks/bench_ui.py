@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 from throne_lib import Match, SideSetup, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.ui.widget import MatchWidget
+from throne_lib.kit.agents import RandomAgent
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,10 +9,10 @@ from collections.abc import Callable
 import pytest
 
 from throne_lib import CardDB, Match, SideSetup
-from throne_lib.agents import RandomAgent, make_agent, play_match
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.ai.standard import EXTRA, KIND_STAGE, SUMMON_KINDS, StandardAgent
 from throne_lib.games.throne.decks import signature_deck
+from throne_lib.kit.agents import RandomAgent, make_agent, play_match
 
 ScenarioFn = Callable[..., Match]
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from throne_lib import analytics as an
-from throne_lib.sim import save_results
+from throne_lib.kit.sim import save_results
 
 
 def row(

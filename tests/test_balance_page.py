@@ -28,7 +28,7 @@ def test_opens_without_simulating_and_says_how(
     def no_sim(*args: object, **kw: object) -> None:
         raise AssertionError("a visit must not simulate")
 
-    monkeypatch.setattr("throne_lib.sim.simulate", no_sim)
+    monkeypatch.setattr("throne_lib.kit.sim.simulate", no_sim)
     page = BalancePage(backend="serial", results_dir=tmp_path)
     assert "还没有保存的模拟结果" in page.view.value and page.results is None
 

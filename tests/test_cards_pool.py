@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from throne_lib import CardDB, Match, load_cards
-from throne_lib.agents import RandomAgent, play_match
 from throne_lib.games.throne import decks as decks_mod
 from throne_lib.games.throne.carddoc import (
     CARDS_MD,
@@ -38,6 +37,7 @@ from throne_lib.games.throne.lang import (
     KEYWORDS,
 )
 from throne_lib.games.throne.state import Unit
+from throne_lib.kit.agents import RandomAgent, play_match
 
 ScenarioFn = Callable[..., Match]
 

@@ -16,7 +16,7 @@ from throne_lib import load_cards
 from throne_lib.cli import main
 from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB
 from throne_lib.games.throne.decks import deck_text, signature_deck
-from throne_lib.log import read_log
+from throne_lib.kit.log import read_log
 
 PROBLEM = re.compile(r"^[\w.]+\.csv:\d+:[a-z_-]+: .+")
 

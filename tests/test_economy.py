@@ -2,7 +2,7 @@
 random-play properties of barracks, captains and peasants.
 
 The seeded random-agent match is checked from its JSON-lines log
-(``throne_lib.log``): the full opening, then peasants visibly changing mana.
+(``throne_lib.kit.log``): the full opening, then peasants visibly changing mana.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from throne_lib import Event, IllegalAction, Match
-from throne_lib.agents import RandomAgent, play_match
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.scenario import load_scenario
-from throne_lib.log import read_log, write_log
+from throne_lib.kit.agents import RandomAgent, play_match
+from throne_lib.kit.log import read_log, write_log
 
 CAMPS = {  # R-BARRACKS-12: camp -> its peasants of level 1, 2, 3 (names from the seed)
     "人族庄园": ("佃农", "农户", "庄园管家"),

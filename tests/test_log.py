@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from throne_lib import Match, SideSetup, load_cards
-from throne_lib.agents import RandomAgent
-from throne_lib.cli import run_match
 from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB
-from throne_lib.log import (
+from throne_lib.games.throne.cli import run_match
+from throne_lib.kit.agents import RandomAgent
+from throne_lib.kit.log import (
     LogError,
     LogFile,
     MatchRecorder,
@@ -198,7 +198,9 @@ def test_hashes_are_stable_across_processes() -> None:
     PYTHONHASHSEEDs (every action's hash is checked)."""
     for hash_seed in ("0", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        code = "from throne_lib.log import replay; import sys; print(replay(sys.argv[1]).hash())"
+        code = (
+            "from throne_lib.kit.log import replay; import sys; print(replay(sys.argv[1]).hash())"
+        )
         out = subprocess.run(
             [sys.executable, "-c", code, str(GOLDEN)],
             env=env,

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from throne_lib import DEFAULT_RULES, CardDB, Match, Rules, load_cards
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.cards import RACES
 from throne_lib.games.throne.decks import signature_deck
+from throne_lib.kit.agents import RandomAgent
 
 DB: CardDB = load_cards()  # module level: hypothesis tests cannot take function fixtures
 PLAYABLE_RACES = [r for r in RACES if r != "neutral"]

@@ -8,12 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from throne_lib.agents import RandomAgent, play_match
 from throne_lib.cli import main
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.match import Match
-from throne_lib.log import iter_replay, read_log, write_log
+from throne_lib.kit.agents import RandomAgent, play_match
+from throne_lib.kit.log import iter_replay, read_log, write_log
 from throne_lib.review import (
     EVENT_COLUMNS,
     TIMELINE_COLUMNS,

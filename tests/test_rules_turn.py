@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from throne_lib import DEFAULT_RULES, CardDB, IllegalAction, Match, SideSetup, parse_cards
-from throne_lib.agents import RandomAgent
+from throne_lib.kit.agents import RandomAgent
 
 HEAD = """
 side blue general=lionheart mana=5

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from throne_lib import CardDB, Match
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.scenario import ScenarioError, load_scenario, to_text
+from throne_lib.kit.agents import RandomAgent
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "scenarios.md"
 BLOCK = re.compile(r"```scenario\n(.*?)```", re.S)

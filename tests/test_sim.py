@@ -11,16 +11,9 @@ import pytest
 from throne_lib import CardDB
 from throne_lib.cli import main as throne_main
 from throne_lib.games.throne.decks import signature_deck
-from throne_lib.log import replay
-from throne_lib.sim import (
-    MatchSpec,
-    ladder_specs,
-    load_results,
-    matchup_specs,
-    round_robin_specs,
-    simulate,
-    simulate_main,
-)
+from throne_lib.games.throne.sim import ladder_specs, matchup_specs, round_robin_specs
+from throne_lib.kit.log import replay
+from throne_lib.kit.sim import MatchSpec, load_results, simulate, simulate_main
 
 
 def small_specs(db: CardDB, n: int = 4) -> list[MatchSpec]:

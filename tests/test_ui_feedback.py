@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from throne_lib import CardDB, Match, SideSetup
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.ui.text import illegal_text, log_blocks
 from throne_lib.games.throne.ui.widget import MatchWidget
+from throne_lib.kit.agents import RandomAgent
 
 Scenario = Callable[..., Match]
 ENGLISH = re.compile(r"[A-Za-z]{3,}")  # an English word (rule IDs like R-TURN-1 are fine)
@@ -32,6 +33,7 @@ round {round}
 
 def widget(m: Match, **kw: object) -> MatchWidget:
     kw.setdefault("ai_mode", "manual")
+    kw.setdefault("log_dir", Path(tempfile.mkdtemp()))  # ends of turn save the log
     return MatchWidget(m, RandomAgent(1), **kw)  # type: ignore[arg-type]
 
 

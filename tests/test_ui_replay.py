@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.agents import RandomAgent, play_match
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.ui.replay import LogBrowser, ReplayWidget, load_steps
-from throne_lib.log import write_log
+from throne_lib.kit.agents import RandomAgent, play_match
+from throne_lib.kit.log import write_log
 
 
 @pytest.fixture(scope="module")
@@ -93,10 +93,19 @@ def test_log_browser_reports_a_corrupt_log_with_its_line(tmp_path: Path, log_pat
 
 
 def test_load_steps_checks_hashes(log_path: Path) -> None:
-    from throne_lib.log import LogError, read_log
+    from throne_lib.kit.log import LogError, read_log
 
     lf = read_log(log_path)
     rec = lf.records[3]
     object.__setattr__(rec, "hash", "0" * 16)
     with pytest.raises(LogError, match=":5:"):
         load_steps(lf)
+
+
+def test_header_reads_the_step_in_the_battle_log_words(widget: ReplayWidget) -> None:
+    """Issue 17: the header says what happened in Chinese (not 「attack f3 f2」) and
+    whose hand the board shows."""
+    step = next(s for s in widget.steps if s.action.startswith("attack"))
+    widget.go(step.index)
+    assert "attack" not in widget.title.value and " 攻击" in widget.title.value
+    assert "下方手牌：" in widget.title.value

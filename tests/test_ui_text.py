@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from throne_lib import CardDB, Event, Match, SideSetup, geometry
-from throne_lib.agents import RandomAgent, play_match
 from throne_lib.games.throne.ui.text import event_text, result_text
+from throne_lib.kit.agents import RandomAgent, play_match
 
 
 def test_siege_attack_line(db: CardDB) -> None:

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.scenario import load_scenario
 from throne_lib.games.throne.ui import widget as widget_module
 from throne_lib.games.throne.ui.widget import TEMPO_MS, MatchWidget
+from throne_lib.kit.agents import RandomAgent
 
 RED_TO_MOVE = """
 seed 3

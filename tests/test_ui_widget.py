@@ -7,14 +7,15 @@ match state. Highlights must equal what ``legal_actions()`` allows.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from throne_lib import Action, CardDB, Match, SideSetup
-from throne_lib.agents import RandomAgent
 from throne_lib.games.throne.ui.widget import MatchWidget, safe_hold
+from throne_lib.kit.agents import RandomAgent
 
 Scenario = Callable[..., Match]
 
@@ -28,6 +29,7 @@ round {round}
 
 def widget(m: Match, **kw: object) -> MatchWidget:
     kw.setdefault("ai_mode", "manual")
+    kw.setdefault("log_dir", Path(tempfile.mkdtemp()))  # ends of turn save the log
     return MatchWidget(m, RandomAgent(1), **kw)  # type: ignore[arg-type]
 
 

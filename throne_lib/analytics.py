@@ -1,4 +1,4 @@
-"""Balance analytics over a results frame from :mod:`throne_lib.sim`.
+"""Balance analytics over a results frame from :mod:`throne_lib.kit.sim`.
 
 Every function takes the frame (one row per match) and returns a small pandas
 object; the notebook ``notebooks/balance.ipynb`` charts them and
@@ -292,8 +292,8 @@ class BalancePanel:
     def __init__(self, cards: str | None = None, backend: str = "process") -> None:
         import ipywidgets as w
 
-        from throne_lib.agents import AGENTS
         from throne_lib.games.throne.cards import load_cards
+        from throne_lib.kit.agents import agent_names
 
         self.db = load_cards(cards)
         self.cards = cards
@@ -301,8 +301,9 @@ class BalancePanel:
         self.generals = w.SelectMultiple(
             options=gens, value=[g for _, g in gens[:4]], rows=8, description="将领"
         )
-        self.agent = w.Dropdown(options=AGENTS, value="standard", description="先列 AI")
-        self.opponent = w.Dropdown(options=AGENTS, value="standard", description="对手 AI")
+        agents = agent_names("throne")
+        self.agent = w.Dropdown(options=agents, value="standard", description="先列 AI")
+        self.opponent = w.Dropdown(options=agents, value="standard", description="对手 AI")
         self.matches = w.IntSlider(value=2, min=1, max=50, description="每对局数")
         self.iterations = w.IntSlider(value=8, min=1, max=64, description="搜索迭代")
         self.seed = w.IntText(value=0, description="种子")
@@ -325,7 +326,8 @@ class BalancePanel:
         import matplotlib.pyplot as plt
         from IPython.display import display
 
-        from throne_lib.sim import round_robin_specs, simulate
+        from throne_lib.games.throne.sim import round_robin_specs
+        from throne_lib.kit.sim import simulate
 
         specs = round_robin_specs(
             self.db,

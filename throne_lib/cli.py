@@ -1,14 +1,19 @@
-"""The ``throne`` command line: check the card table and decks, play, replay.
+"""The ``throne`` command line: check card tables and decks, play, replay, simulate, report.
 
-    throne cards check [PATH] [--json]
-    throne cards diff OLD NEW [--json]   (OLD/NEW: files or REV:PATH, e.g. HEAD:cards.csv)
-    throne deck check FILE [--cards PATH]
-    throne play [--blue random] [--red random] [--seed N] [--blue-deck X] [--red-deck X]
-                [--log FILE] [--cards PATH]
-    throne replay FILE [--check] [-v]
-    throne simulate [--blue X --red X --blue-agent A --red-agent A | --round-robin] [-n N]
-                    [--workers N] [--backend process|dask] [--scheduler ADDR] [--out FILE]
-    throne report RESULTS.parquet
+    throne [--game NAME] cards check [PATH] [--json]
+    throne [--game NAME] cards diff OLD NEW [--json]   (OLD/NEW: files or REV:PATH, e.g. HEAD:cards.csv)
+    throne [--game NAME] deck check FILE [--cards PATH]
+    throne [--game NAME] play [--seed N] [--log FILE] ...the game's options
+           (Throne: [--blue random] [--red random] [--blue-deck X] [--red-deck X] [--cards PATH];
+            a game without its own: [--seats N] [--agents A,B,...])
+    throne [--game NAME] replay FILE [--check] [-v]
+    throne [--game NAME] log FILE [--csv [OUT]]
+    throne simulate [--game NAME] ... (see throne_lib.kit.sim)
+    throne report [--game NAME] RESULTS.parquet
+
+``--game`` (default ``throne``) may stand before or after the command; the games come
+from the registry (:mod:`throne_lib.kit.registry`) and a game's own commands from its
+``Game.cli`` hook. ``replay`` and ``log`` read the game from the log's header.
 
 Exit status: 0 success, 1 a check failed or an error, 2 bad usage. Errors are one
 line on stderr (a broken card table: one line per problem), never a traceback.
@@ -17,150 +22,93 @@ line on stderr (a broken card table: one line per problem), never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
-from throne_lib.agents import make_agent
-from throne_lib.games.throne.board import SIDE_NAMES
-from throne_lib.games.throne.carddoc import pool_report
-from throne_lib.games.throne.cards import KINDS, RACES, CardDB, CardTableError, load_cards
-from throne_lib.games.throne.decks import DeckError, load_deck, signature_deck, validate_deck
-from throne_lib.games.throne.match import Match, SideSetup
-from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.log import AgentInfo, LogError, LogResult, MatchRecorder, read_log, replay
+from throne_lib.kit import registry
+from throne_lib.kit.log import LogError
 
 
 class CliError(Exception):
     """A user-facing error: printed as one line, exit status 1."""
 
 
-def agent_seed(seed: int, side: int) -> int:
-    """The seed the ``play`` command gives the agent of ``side`` in match ``seed``."""
-    return seed * 2 + side
+def _cli(game: registry.Game) -> Any:
+    return game.hook("cli")
 
 
-def resolve_side(db: CardDB, spec: str) -> SideSetup:
-    """A deck file path, a general id or a race (-> its signature deck, R-DECK-7)."""
-    p = Path(spec)
-    if p.is_file():
-        setup = load_deck(p)
-        problems = validate_deck(db, setup)
-        if problems:
-            raise DeckError(problems)
-        return setup
-    if (spec in db and db[spec].kind == "general") or db.of("general", spec):
-        return signature_deck(db, spec)
-    races = ", ".join(sorted({c.race for c in db.of("general")}, key=RACES.index))
-    raise CliError(f"{spec!r} is not a deck file, a general id or a race ({races})")
-
-
-def run_match(
-    db: CardDB,
-    blue: SideSetup,
-    red: SideSetup,
-    seed: int,
-    agents: tuple[str, str] = ("random", "random"),
-    log: str | Path | None = None,
-    rules: Rules = DEFAULT_RULES,
-    max_actions: int = 100_000,
-) -> Match:
-    """Play a match between two agents (seeded by :func:`agent_seed`), logging it to
-    ``log`` as it goes when given. Deterministic in (table, sides, seed, agents, rules)."""
-    match = Match.new(db, blue, red, seed, rules)
-    players = tuple(make_agent(name, agent_seed(seed, side)) for side, name in enumerate(agents))
-    infos = [AgentInfo(name, agent_seed(seed, side)) for side, name in enumerate(agents)]
-    recorder = MatchRecorder(match, log, infos) if log is not None else None
-    try:
-        for _ in range(max_actions):
-            if match.is_over:
-                return match
-            action = players[match.turn].choose(match)
-            if recorder is not None:
-                recorder.apply(action)
-            else:
-                match.apply(action)
-    finally:
-        if recorder is not None:
-            recorder.close()
-    raise CliError(f"match did not end within {max_actions} actions")
+def _need(game: registry.Game, what: str) -> Any:
+    hook = getattr(_cli(game), what, None)
+    if hook is None:
+        raise CliError(f"{game.name} has no {what.replace('_', ' ')} command")
+    return hook
 
 
 # --- commands ------------------------------------------------------------------------
 
 
-def _load(path: str | None) -> CardDB:
-    return load_cards(path)
-
-
 def cmd_cards_check(args: argparse.Namespace) -> int:
-    db = _load(args.path)
-    by_race: dict[str, dict[str, int]] = {}
-    for card in db.values():
-        by_race.setdefault(card.race, {})
-        by_race[card.race][card.kind] = by_race[card.race].get(card.kind, 0) + 1
-    by_kind = Counter(c.kind for c in db.values())
-    if args.json:
-        data = {
-            "path": db.path,
-            "cards": len(db),
-            "hash": db.hash,
-            "by_race": by_race,
-            "by_kind": {k: by_kind[k] for k in KINDS if by_kind[k]},
-            "pool": pool_report(db),  # per race counts + signature decks (carddoc)
-        }
-        print(json.dumps(data, ensure_ascii=False, indent=2))
-        return 0
-    print(f"{db.path}: OK, {len(db)} cards, hash {db.hash}")
-    kinds = [k for k in KINDS if by_kind[k]]
-    print(f"{'race':<8}" + "".join(f"{k:>9}" for k in kinds) + f"{'total':>9}")
-    for race in RACES:
-        counts = by_race.get(race, {})
-        cells = "".join(f"{counts.get(k, 0):>9}" for k in kinds)
-        print(f"{race:<8}{cells}{sum(counts.values()):>9}")
+    game = registry.get(args.game)
+    own = getattr(_cli(game), "cards_check", None)
+    if own is not None:
+        return int(own(args))
+    if game.parse_table is None or not game.card_tables:
+        raise CliError(f"{game.name} has no card table")
+    from pathlib import Path
+
+    path = Path(args.path) if args.path else game.card_tables[0]
+    table = game.parse_table(path.read_text(encoding="utf-8"))
+    print(f"{path}: OK, {len(table)} rows, hash {getattr(table, 'hash', '-')}")
     return 0
 
 
 def cmd_deck_check(args: argparse.Namespace) -> int:
-    db = _load(args.cards)
-    try:
-        setup = load_deck(args.file)
-    except OSError as exc:
-        raise CliError(f"{args.file}: cannot read: {exc.strerror or exc}") from None
-    problems = validate_deck(db, setup)
-    name = Path(args.file).name
-    if problems:
-        for p in problems:
-            print(f"{name}: {p}", file=sys.stderr)
-        print(f"{name}: {len(problems)} problem(s)", file=sys.stderr)
-        return 1
-    main = db[setup.general]
-    print(f"{name}: OK, general {setup.general} ({main.name}), {len(setup.deck)} cards")
-    return 0
+    return int(_need(registry.get(args.game), "deck_check")(args))
 
 
-def _summary(match: Match) -> list[str]:
-    hp = ", ".join(f"{SIDE_NAMES[s]} {match.throne_hp(s)}" for s in (0, 1))
-    lines = [f"result: {match.result_text()}"]
-    if match.is_over:
-        res = LogResult.of(match)
-        lines.append(f"winner: {res.winner or 'draw'}  reason: {res.reason}  rounds: {res.round}")
-    lines += [f"actions: {len(match.history)}", f"throne HP: {hp}", f"final hash: {match.hash()}"]
-    return lines
+def summary(match: Any, game: registry.Game) -> list[str]:
+    """The lines ``play`` and ``replay`` print about a match (the game's own, or the
+    protocol's: returns and the final hash)."""
+    own = getattr(_cli(game), "summary", None)
+    if own is not None:
+        return list(own(match))
+    r = ", ".join(f"{game.seat_name(s)} {v:g}" for s, v in enumerate(match.returns()))
+    over = "over" if match.is_over else "not over"
+    return [f"result: {over}; returns: {r}", f"final hash: {match.hash()}"]
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    db = _load(args.cards)
-    blue = resolve_side(db, args.blue_deck)
-    red = resolve_side(db, args.red_deck)
-    for name in (args.blue, args.red):
-        make_agent(name)  # fail early on an unknown agent name
-    match = run_match(db, blue, red, args.seed, (args.blue, args.red), args.log)
-    print(f"seed {args.seed}: blue {blue.general} ({args.blue}) vs red {red.general} ({args.red})")
-    for line in _summary(match):
+    game = registry.get(args.game)
+    own = getattr(_cli(game), "play", None)
+    if own is not None:
+        return int(own(args))
+    from throne_lib.kit.agents import make_agent
+    from throne_lib.kit.log import AgentInfo, MatchRecorder
+
+    names = args.agents.split(",") if args.agents else [game.default_agent] * args.seats
+    match = game.new(game.default_setups(len(names)) if game.default_setups else None, args.seed)
+    n = match.num_seats
+    if len(names) != n:
+        raise CliError(f"{len(names)} agents for {n} seats")
+    agents = [make_agent(a, args.seed * n + s, game.name) for s, a in enumerate(names)]
+    infos = [AgentInfo(a, args.seed * n + s) for s, a in enumerate(names)]
+    rec = MatchRecorder(match, args.log, infos) if args.log else None
+    try:
+        for _ in range(100_000):
+            if match.is_over:
+                break
+            action = agents[match.current_seat].choose(match)
+            if rec is not None:
+                rec.apply(action)
+            else:
+                match.apply(action)
+    finally:
+        if rec is not None:
+            rec.close()
+    print(f"{game.name} seed {args.seed}: {', '.join(names)}")
+    for line in summary(match, game):
         print(line)
     if args.log:
         print(f"log: {args.log}")
@@ -168,20 +116,23 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from throne_lib.kit.log import read_log, replay
+
     log = read_log(args.file)
+    if args.game_given and log.game != args.game:
+        raise CliError(f"{args.file} is a {log.game} log, not {args.game}")
     match = replay(log, check=True)
     if args.verbose:
         for rec in log.records:
             print(f"{rec.i:>5} {rec.hash} {rec.action}")
     h = log.header
-    print(f"{args.file}: {len(log.records)} actions, seed {h.seed}, cards {h.db.hash}")
+    table = getattr(h, "db", None)
+    cards = f", cards {table.hash}" if table is not None else ""
+    print(f"{args.file}: {len(log.records)} actions, seed {h.seed}{cards}")
     print("check: OK, every state hash matches")
-    for line in _summary(match):
+    for line in summary(match, registry.get(log.game)):
         print(line)
     return 0
-
-
-# --- parser ----------------------------------------------------------------------------
 
 
 def cmd_cards_diff(args: argparse.Namespace) -> int:
@@ -210,8 +161,20 @@ def cmd_log(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+# --- parser ----------------------------------------------------------------------------
+
+
+def _game_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--game", default=argparse.SUPPRESS, help=f"the game (default {registry.DEFAULT_GAME})"
+    )
+
+
+def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
+    """The parser; ``game`` (default: the default game) adds its own ``play`` options."""
+    game = game or registry.get(registry.DEFAULT_GAME)
     parser = argparse.ArgumentParser(prog="throne", description="Throne & Phalanx (王座与方阵)")
+    _game_option(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     cards = sub.add_parser("cards", help="the card table").add_subparsers(
@@ -236,13 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
     dc.set_defaults(func=cmd_deck_check)
 
     play = sub.add_parser("play", help="play a match between agents")
-    play.add_argument("--blue", default="random", help="blue's agent (default: random)")
-    play.add_argument("--red", default="random", help="red's agent (default: random)")
     play.add_argument("--seed", type=int, default=0, help="match seed (default: 0)")
-    play.add_argument("--blue-deck", default="human", help="general, race or deck file")
-    play.add_argument("--red-deck", default="beast", help="general, race or deck file")
     play.add_argument("--log", help="write the match log (JSON Lines) to this file")
-    play.add_argument("--cards", help="card table (default: cards.csv)")
+    own = getattr(_cli(game), "add_play_arguments", None)
+    if own is not None:
+        own(play)
+    else:
+        play.add_argument("--seats", type=int, default=game.seats[0], help="number of seats")
+        play.add_argument("--agents", default="", help="comma-separated agent per seat")
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="replay a match log and verify every state hash")
@@ -262,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="export the event table as CSV (to a file, or - for stdout)",
     )
     lg.set_defaults(func=cmd_log)
+    for p in (cc, cd, dc, play, rep, lg):
+        _game_option(p)
 
     # `simulate` and `report` parse their own options (see _delegated); listed here for --help.
     sub.add_parser("simulate", help="run many seeded matches (process or Dask) -> Parquet")
@@ -271,12 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _delegated(command: str, rest: list[str]) -> int:
-    """``throne simulate …`` -> :func:`throne_lib.sim.simulate_main`, ``throne report …`` ->
-    :func:`throne_lib.analytics.report_main`."""
+    """``throne simulate …`` -> :func:`throne_lib.kit.sim.simulate_main`, ``throne report …`` ->
+    :func:`throne_lib.kit.analytics.report_main`, ``throne tower …`` -> the tower's."""
     if command == "tower":
         from throne_lib.games.throne.tower.autopilot import tower_main as run
     elif command == "simulate":
-        from throne_lib.sim import simulate_main as run
+        from throne_lib.kit.sim import simulate_main as run
     else:
         from throne_lib.analytics import report_main as run
     try:
@@ -287,29 +253,49 @@ def _delegated(command: str, rest: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("simulate", "report", "tower"):
-        return _delegated(args_list[0], args_list[1:])
-    parser = build_parser()
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", default=None)
+    known, rest = pre.parse_known_args(args_list)
+    if rest and rest[0] in ("simulate", "report", "tower"):
+        game_args = ["--game", known.game] if known.game and rest[0] != "tower" else []
+        return _delegated(rest[0], rest[1:] + game_args)
     try:
-        args = parser.parse_args(argv)
+        game = registry.get(known.game or registry.DEFAULT_GAME)
+    except ValueError as exc:
+        print(f"throne: error: {exc}", file=sys.stderr)
+        return 2
+    parser = build_parser(game)
+    try:
+        args = parser.parse_args(args_list)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
+    args.game_given = known.game is not None
+    args.game = game.name
     try:
         return int(args.func(args))
     except BrokenPipeError:  # `throne replay -v LOG | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except CardTableError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+    except Exception as exc:
+        lines = _error_lines(game, exc)
+        if lines is None:
+            raise
+        for line in lines:
+            print(line, file=sys.stderr)
         return 1
-    except DeckError as exc:
-        for p in exc.problems:
-            print(f"deck: {p}", file=sys.stderr)
-        return 1
-    except (CliError, LogError, ValueError, OSError) as exc:
-        print(f"throne: error: {exc}", file=sys.stderr)
-        return 1
+
+
+def _error_lines(game: registry.Game, exc: Exception) -> list[str] | None:
+    problems = getattr(exc, "problems", None)
+    own = getattr(_cli(game), "errors", None)
+    got = own(exc) if own is not None else None
+    if got is not None:
+        return list(got)
+    if isinstance(problems, list) and problems and all(isinstance(p, str) for p in problems):
+        return problems  # a broken card table: one line per problem (file:row:column)
+    if isinstance(exc, CliError | LogError | ValueError | OSError):
+        return [f"throne: error: {exc}"]
+    return None
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import pandas as pd
 from throne_lib.games.throne.board import SIDE_NAMES
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.state import THRONE
-from throne_lib.log import LogFile, LogRecord, iter_replay, read_log
+from throne_lib.kit.log import LogFile, LogRecord, iter_replay, read_log
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -78,6 +78,14 @@ class Game:
     renderer: str = ""  # "module:attr" of the board renderer (UI shell hook)
     controller: str = ""  # "module:attr" of the play controller / widget factory
     rulebook: str = ""  # file name of the rulebook under the shared specs, e.g. "RULES.md"
+    log_codec: Any = None  # a kit.log.LogCodec or "module:attr"; None: kit.log.SimpleCodec
+    sim_hooks: Any = None  # a kit.sim.SimHooks or "module:attr"; None: the kit's rows only
+    parse_table: Callable[[str], Any] | None = None  # card-table text -> the game's table
+    cli: Any = None  # the game's command hooks or "module:attr" (see throne_lib/cli.py)
+
+    def hook(self, name: str) -> Any:
+        """The hook field ``name``, importing it first when it is a "module:attr" string."""
+        return load(getattr(self, name))
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"seat{seat}"
@@ -95,6 +103,17 @@ class Game:
             setups = self.default_setups(self.seats[0])
         self.check_seats(len(setups))
         return self.new_match(list(setups), seed, options)
+
+
+def load(ref: Any) -> Any:
+    """``ref`` itself, or the attribute a "module:attr" string names (imported now)."""
+    if not isinstance(ref, str) or not ref:
+        return ref if ref != "" else None
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
 
 
 _GAMES: dict[str, Game] = {}

@@ -54,6 +54,13 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> SideSe
     return resolve(_cards(options or {}), word)
 
 
+def parse_table(text: str) -> CardDB:
+    """The card table of a CSV text (``CardTableError`` naming file:row:column)."""
+    from throne_lib.games.throne.cards import parse_cards
+
+    return parse_cards(text)
+
+
 def _standard(seed: int = 0, **params: Any) -> Any:
     from throne_lib.games.throne.ai.standard import StandardAgent
 
@@ -122,4 +129,8 @@ GAME = Game(
     renderer="throne_lib.games.throne.ui.widget:MatchWidget",
     controller="throne_lib.games.throne.ui.app:PlayApp",
     rulebook="RULES.md",
+    log_codec="throne_lib.games.throne.log:CODEC",
+    cli="throne_lib.games.throne.cli:CLI",
+    sim_hooks="throne_lib.games.throne.sim:HOOKS",
+    parse_table=parse_table,
 )

@@ -28,11 +28,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from throne_lib.agents import Agent, RandomAgent
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import Rules
+from throne_lib.kit.agents import Agent, RandomAgent
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,8 @@ class Blunderer:
         if rng.randrange(100) < self.percent:
             legal = match.legal_actions()
             return legal[rng.randrange(len(legal))]
-        return make_agent("standard", self.seed).choose(match)
+        action: Action = make_agent("standard", self.seed).choose(match)
+        return action
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -172,11 +173,12 @@ def make_agent(name: str, seed: int) -> Agent:
         return StandardAgent(seed)
     if name == "random":
         return RandomAgent(seed)
-    from throne_lib.agents import make_agent as engine_agent
+    from throne_lib.kit.agents import make_agent as engine_agent
 
     return engine_agent(name, seed)
 
 
 def decide(match: Match, agent: str, seed: int) -> Action:
     """The action ``agent`` picks now; a pure function of (position, history length, seed)."""
-    return make_agent(agent, mix(seed, len(match.history), match.turn)).choose(match)
+    action: Action = make_agent(agent, mix(seed, len(match.history), match.turn)).choose(match)
+    return action

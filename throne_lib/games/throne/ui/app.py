@@ -15,12 +15,13 @@ from pathlib import Path
 
 import ipywidgets as W
 
-from throne_lib.agents import AGENTS, make_agent
 from throne_lib.games.throne.cards import RACE_ZH, CardDB, load_cards
 from throne_lib.games.throne.decks import load_deck, signature_deck, validate_deck
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.ui.widget import MatchWidget
+from throne_lib.kit.agents import agent_names as kit_agent_names
+from throne_lib.kit.agents import make_agent
 from throne_lib.live import CardTableWatcher, TableUpdate, hot_swap
 
 RULE_CHOICES: dict[str, Rules] = {
@@ -32,9 +33,9 @@ SETTINGS = Path(__file__).resolve().parents[4] / "logs" / "play_settings.json"
 
 
 def agent_names() -> list[str]:
-    """The agents ``throne_lib.agents`` can build now (some may still be in progress)."""
+    """The agents ``throne_lib.kit.agents`` can build now (some may still be in progress)."""
     names = []
-    for name in AGENTS:
+    for name in kit_agent_names("throne"):
         try:
             make_agent(name, 0)
         except (ImportError, ValueError, TypeError):

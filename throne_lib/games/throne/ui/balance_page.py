@@ -197,7 +197,7 @@ class BalancePage:
     ) -> None:
         import ipywidgets as w
 
-        from throne_lib.agents import AGENTS
+        from throne_lib.kit.agents import agent_names
 
         self.db = load_cards(cards)
         self.cards = cards
@@ -206,7 +206,7 @@ class BalancePage:
         self.generals = w.SelectMultiple(
             options=gens, value=[g for _, g in gens[:4]], rows=7, description="将领"
         )
-        agents = [(AGENT_ZH.get(a, a), a) for a in AGENTS]
+        agents = [(AGENT_ZH.get(a, a), a) for a in agent_names("throne")]
         self.agent = w.Dropdown(options=agents, value="standard", description="AI")
         self.matches = w.IntSlider(value=10, min=1, max=100, description="每对局数")
         self.seed = w.IntText(value=0, description="种子")
@@ -257,7 +257,7 @@ class BalancePage:
         self.view.value = results_html(df, self.db, str(shown))
 
     def specs(self) -> list[Any]:
-        from throne_lib.sim import round_robin_specs
+        from throne_lib.games.throne.sim import round_robin_specs
 
         return round_robin_specs(
             self.db,
@@ -269,7 +269,7 @@ class BalancePage:
 
     def run(self) -> pd.DataFrame:
         """Run the sweep the widgets describe (blocking), save it and show it."""
-        from throne_lib.sim import simulate
+        from throne_lib.kit.sim import simulate
 
         specs = self.specs()
         self.progress.max, self.progress.value = max(len(specs), 1), 0

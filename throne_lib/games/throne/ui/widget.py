@@ -21,7 +21,6 @@ from typing import Any
 import ipywidgets as W
 from ipycanvas import MultiCanvas, hold_canvas
 
-from throne_lib.agents import Agent
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.explain import explain_illegal
@@ -38,6 +37,7 @@ from throne_lib.games.throne.ui.text import (
     log_blocks,
     result_text,
 )
+from throne_lib.kit.agents import Agent
 from throne_lib.ui.inspector import InspectorPanel
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -409,7 +409,7 @@ class MatchWidget(W.VBox):
     def save_log(self) -> Path | None:
         """Write the match's JSONL log into logs/ (throne_lib.log), finished or not:
         a temporary file replaces the last save atomically."""
-        from throne_lib.log import AgentInfo, write_log
+        from throne_lib.kit.log import AgentInfo, write_log
 
         names = ["human", "human"]
         names[1 - self.human] = self.agent_name

@@ -1,0 +1,123 @@
+"""Agents over the kit protocol: given a match, choose one of its legal actions.
+
+Every agent is deterministic from its seed and reads only what the protocol offers: the
+legal actions, the current seat, and — for hidden information — ``resample(seat, rng)``
+(the match as the seat might believe it to be); never the hidden state itself.
+
+* ``random`` (:class:`RandomAgent`): uniform over the legal actions;
+* ``search`` (:class:`SearchAgent`): determinized Monte Carlo search — each iteration
+  resamples the hidden information, tries one candidate action and plays random
+  playouts to the end; budgeted by iterations, never by time.
+
+A game adds its own agents in the registry (``Game.agents``); a game agent of the same
+name replaces the kit's (Throne's ``search`` is its turn-level plan search).
+:func:`make_agent` builds any of them by name.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from throne_lib.kit import registry
+from throne_lib.kit.protocol import GameMatch, IllegalAction
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, match: Any) -> Any: ...
+
+
+class RandomAgent:
+    """Uniform over legal actions. A game whose turn-ending action comes last and has
+    ``kind == "end"`` (Throne's 'end turn') gets it with weight ``end_weight`` < 1, so
+    random matches actually fight instead of passing."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, end_weight: float = 0.05) -> None:
+        self.rng = random.Random(seed)
+        self.end_weight = end_weight
+
+    def choose(self, match: Any) -> Any:
+        actions = match.legal_actions()
+        if (
+            len(actions) > 1
+            and getattr(actions[-1], "kind", None) == "end"
+            and self.rng.random() > self.end_weight
+        ):
+            return actions[self.rng.randrange(len(actions) - 1)]
+        return actions[self.rng.randrange(len(actions))]
+
+
+class SearchAgent:
+    """Determinized flat Monte Carlo search over the protocol alone.
+
+    The ``iterations`` are shared round-robin among the legal actions; each one plays
+    the candidate on ``match.resample(seat, rng)`` and finishes the match with random
+    playouts (at most ``depth`` actions), scoring ``returns()[seat]``. The candidate with
+    the best mean wins (ties: the first). Fine for small games and as a baseline;
+    games with a stronger search register their own."""
+
+    name = "search"
+
+    def __init__(
+        self, seed: int = 0, iterations: int = 64, depth: int = 400, end_weight: float = 0.05
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.iterations = max(1, iterations)
+        self.depth = depth
+        self.playout = RandomAgent(self.rng.getrandbits(32), end_weight)
+
+    def choose(self, match: GameMatch) -> Any:
+        legal = list(match.legal_actions())
+        if len(legal) == 1:
+            return legal[0]
+        seat = match.current_seat
+        total = [0.0] * len(legal)
+        count = [0] * len(legal)
+        for it in range(max(self.iterations, len(legal))):
+            k = it % len(legal)
+            sim = match.resample(seat, self.rng)
+            try:
+                sim.apply(legal[k])
+            except IllegalAction:  # not legal in this determinization: no evidence
+                continue
+            for _ in range(self.depth):
+                if sim.is_over:
+                    break
+                sim.apply(self.playout.choose(sim))
+            total[k] += sim.returns()[seat]
+            count[k] += 1
+        means = [t / c if c else float("-inf") for t, c in zip(total, count, strict=True)]
+        return legal[max(range(len(legal)), key=lambda i: means[i])]
+
+
+BUILTIN: dict[str, Any] = {"random": RandomAgent, "search": SearchAgent}
+
+
+def agent_names(game: str = registry.DEFAULT_GAME) -> tuple[str, ...]:
+    """The agents ``game`` can use: the kit's, with the game's own added or replacing."""
+    own = registry.get(game).agents
+    return tuple(dict.fromkeys(["random", *own, *BUILTIN]))
+
+
+def make_agent(name: str, seed: int = 0, game: str = registry.DEFAULT_GAME, **params: Any) -> Agent:
+    """An agent of ``game`` by name, seeded; ``params`` go to its constructor (e.g.
+    ``iterations=`` for ``search``)."""
+    own = registry.get(game).agents
+    factory = own.get(name) or BUILTIN.get(name)
+    if factory is None:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(agent_names(game))}")
+    agent: Agent = factory(seed, **params)
+    return agent
+
+
+def play_match(match: Any, *agents: Agent, max_actions: int = 100_000) -> Any:
+    """Play until the match ends, ``agents[seat]`` choosing for each seat."""
+    for _ in range(max_actions):
+        if match.is_over:
+            return match
+        match.apply(agents[match.current_seat].choose(match))
+    raise RuntimeError(f"match did not end within {max_actions} actions")

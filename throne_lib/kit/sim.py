@@ -1,0 +1,412 @@
+"""Batch simulation of any game: many seeded matches on local processes or a Dask cluster.
+
+A :class:`MatchSpec` fixes everything a match depends on (game, setups per seat, agents
+and their parameters, game options, seed); :func:`play_spec` plays it and returns one
+result row. :func:`simulate` runs a list of specs — in this process, on a
+``ProcessPoolExecutor`` (default) or on Dask (``backend="dask"``) — with a tqdm
+progress bar and returns a :class:`pandas.DataFrame` ordered by match index. The
+game's card table travels with the tasks as text, and a worker finds the game through
+the registry (importing ``Game.module``), so every worker plays the same table and the
+same specs give the same rows on every backend.
+
+Rows: the kit writes ``match, label, seed, game, winner, actions`` and per seat
+``{seat}_agent, {seat}_agent_seed, {seat}_return, {seat}_setup``; a game with
+:class:`SimHooks` (``Game.sim_hooks``) writes its own row instead (Throne: generals,
+races, throne HP, cards drawn and played …).
+
+CLI (``throne simulate [--game NAME]``, see :func:`simulate_main`)::
+
+    throne simulate --blue human --red beast --blue-agent standard --red-agent random -n 100
+    throne simulate --round-robin -n 4 --agent standard --backend dask --out rr.parquet
+    throne simulate --game castle --seats 5 --agent random -n 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import pandas as pd
+from tqdm.auto import tqdm  # type: ignore[import-untyped]
+
+from throne_lib.kit import registry
+from throne_lib.kit.agents import agent_names, make_agent
+
+MAX_ACTIONS = 100_000
+
+Params = tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match of a batch: picklable, hashable, fully determines the result."""
+
+    index: int
+    seed: int
+    setups: tuple[Any, ...]
+    agents: tuple[str, ...]
+    params: tuple[Params, ...] = ()
+    options: Params = ()
+    label: str = ""
+    game: str = registry.DEFAULT_GAME
+
+    @property
+    def seats(self) -> int:
+        return len(self.setups)
+
+    def agent_seed(self, seat: int) -> int:
+        """Same convention as ``throne play``: seed * seats + seat."""
+        return self.seed * self.seats + seat
+
+    def agent_params(self, seat: int) -> dict[str, Any]:
+        return dict(self.params[seat]) if seat < len(self.params) else {}
+
+
+class SimHooks(Protocol):
+    """What a game may add to the simulator (``Game.sim_hooks``): its own result row,
+    fed with the events of every action, and its own command-line options."""
+
+    def start(self, spec: MatchSpec, match: Any) -> Any:
+        """Per-match tracking state, created after setup."""
+        ...
+
+    def step(self, state: Any, match: Any, events: Sequence[Any]) -> None: ...
+
+    def row(self, spec: MatchSpec, match: Any, state: Any, base: dict[str, Any]) -> dict[str, Any]:
+        """The result row (``base`` is the kit's row)."""
+        ...
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def specs(self, args: argparse.Namespace, table: Any) -> list[MatchSpec]: ...
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What a worker needs besides the specs: the game and its card table's text."""
+
+    game: str
+    module: str
+    table_text: str | None
+    log_dir: str | None = None
+    specs: tuple[MatchSpec, ...] = field(default=())
+
+
+@functools.lru_cache(maxsize=4)
+def _table(game: str, text: str) -> Any:
+    parse = registry.get(game).parse_table
+    assert parse is not None
+    return parse(text)
+
+
+def table_text(game: registry.Game, path: str | Path | None = None) -> str | None:
+    """The text of ``game``'s card table (``path`` or its first registered table)."""
+    if game.parse_table is None:
+        return None
+    p = Path(path) if path is not None else game.card_tables[0]
+    return p.read_text(encoding="utf-8")
+
+
+def options_of(spec: MatchSpec, table: Any) -> dict[str, Any]:
+    opts = dict(spec.options)
+    if table is not None:
+        opts.setdefault("cards", table)
+    return opts
+
+
+def base_row(game: registry.Game, spec: MatchSpec, match: Any) -> dict[str, Any]:
+    """The kit's result row: who played, the returns, the winner (a seat name, "draw")."""
+    r = list(match.returns())
+    best = max(r)
+    win = [s for s, v in enumerate(r) if v == best]
+    row: dict[str, Any] = {
+        "match": spec.index,
+        "label": spec.label,
+        "seed": spec.seed,
+        "game": game.name,
+        "winner": game.seat_name(win[0]) if len(win) == 1 and best > 0 else "draw",
+        "actions": len(getattr(match, "history", ())),
+    }
+    for seat in range(spec.seats):
+        name = game.seat_name(seat)
+        row[f"{name}_agent"] = spec.agents[seat]
+        row[f"{name}_agent_seed"] = spec.agent_seed(seat)
+        row[f"{name}_return"] = float(r[seat])
+        row[f"{name}_setup"] = str(spec.setups[seat])
+    return row
+
+
+def play_spec(spec: MatchSpec, table: Any = None) -> tuple[Any, dict[str, Any]]:
+    """Play one spec; return the finished match and its result row."""
+    game = registry.get(spec.game)
+    match = game.new_match(list(spec.setups), spec.seed, options_of(spec, table))
+    agents = [
+        make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
+        for seat, name in enumerate(spec.agents)
+    ]
+    hooks: SimHooks | None = game.hook("sim_hooks")
+    state = hooks.start(spec, match) if hooks is not None else None
+    for _ in range(MAX_ACTIONS):
+        if match.is_over:
+            break
+        events = match.apply(agents[match.current_seat].choose(match))
+        if hooks is not None:
+            hooks.step(state, match, events)
+    else:
+        raise RuntimeError(f"match {spec.index} did not end within {MAX_ACTIONS} actions")
+    row = base_row(game, spec, match)
+    if hooks is not None:
+        row = hooks.row(spec, match, state, row)
+    return match, row
+
+
+def run_batch(batch: Batch) -> list[dict[str, Any]]:
+    """Worker entry point (process pool or Dask): play a batch of specs."""
+    registry.ensure(batch.game, batch.module)
+    table = _table(batch.game, batch.table_text) if batch.table_text is not None else None
+    rows = []
+    for spec in batch.specs:
+        match, row = play_spec(spec, table)
+        if batch.log_dir is not None:
+            from throne_lib.kit.log import AgentInfo, write_log
+
+            infos = [AgentInfo(n, spec.agent_seed(i)) for i, n in enumerate(spec.agents)]
+            write_log(match, Path(batch.log_dir) / f"match_{spec.index:06d}.jsonl", infos)
+        rows.append(row)
+    return rows
+
+
+def seat_specs(
+    game: str,
+    setups: Sequence[Any],
+    agents: Sequence[str],
+    n: int,
+    seed: int = 0,
+    rotate: bool = False,
+    label: str = "",
+) -> list[MatchSpec]:
+    """``n`` matches of one table; with ``rotate`` match i shifts setups and agents
+    together by i seats, so every entrant sits in every seat."""
+    k = len(setups)
+    out = []
+    for i in range(n):
+        r = i % k if rotate else 0
+        s = tuple(setups[(j - r) % k] for j in range(k))
+        a = tuple(agents[(j - r) % k] for j in range(k))
+        out.append(MatchSpec(i, seed + i, s, a, label=label, game=game))
+    return out
+
+
+# --- running ---------------------------------------------------------------------------
+
+
+def _batches(
+    specs: Sequence[MatchSpec], game: registry.Game, text: str | None, logs: str | None, size: int
+) -> list[Batch]:
+    return [
+        Batch(game.name, game.module, text, logs, tuple(specs[i : i + size]))
+        for i in range(0, len(specs), size)
+    ]
+
+
+def simulate(
+    specs: Sequence[MatchSpec],
+    workers: int | None = None,
+    backend: str = "process",
+    scheduler: str | None = None,
+    cards: str | Path | None = None,
+    log_dir: str | Path | None = None,
+    progress: bool = True,
+    batch_size: int = 1,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+) -> pd.DataFrame:
+    """Run the specs (all of one game) and return one row per match, ordered by ``match``.
+
+    ``backend``: ``"process"`` (``workers`` processes, default all cores; 1 runs
+    here), ``"dask"`` (the cluster at ``scheduler``, or a ``LocalCluster`` on
+    127.0.0.1 with ``workers`` workers) or ``"serial"``. ``cards``: the game's card
+    table file (default its registered one)."""
+    if backend not in ("process", "dask", "serial"):
+        raise ValueError(f"unknown backend {backend!r}: process, dask or serial")
+    names = {s.game for s in specs} or {registry.DEFAULT_GAME}
+    if len(names) > 1:
+        raise ValueError(f"one game per simulate call, got {', '.join(sorted(names))}")
+    game = registry.get(names.pop())
+    text = table_text(game, cards)
+    logs = str(log_dir) if log_dir is not None else None
+    if logs is not None:
+        Path(logs).mkdir(parents=True, exist_ok=True)
+    batches = _batches(specs, game, text, logs, max(1, batch_size))
+    workers = workers or os.cpu_count() or 1
+    bar = tqdm(total=len(specs), disable=not progress, desc="matches", unit="match")
+    rows: list[dict[str, Any]] = []
+
+    def collect(got: Iterable[dict[str, Any]]) -> None:
+        for row in got:
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+            bar.update(1)
+
+    try:
+        if backend == "serial" or (backend == "process" and workers == 1):
+            for b in batches:
+                collect(run_batch(b))
+        elif backend == "process":
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures: list[Future[list[dict[str, Any]]]] = [
+                    pool.submit(run_batch, b) for b in batches
+                ]
+                for f in as_completed(futures):
+                    collect(f.result())
+        else:
+            _run_dask(batches, workers, scheduler, collect)
+    finally:
+        bar.close()
+    return results_frame(rows)
+
+
+def _run_dask(
+    batches: list[Batch],
+    workers: int,
+    scheduler: str | None,
+    collect: Callable[[Iterable[dict[str, Any]]], None],
+) -> None:
+    from distributed import Client, LocalCluster
+    from distributed import as_completed as dask_completed
+
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            protocol="tcp",
+            dashboard_address=None,
+            processes=workers > 1,
+        )
+    client = Client(cluster if cluster is not None else scheduler)
+    try:
+        futures = client.map(run_batch, batches, pure=False)
+        for f in dask_completed(futures):
+            collect(f.result())
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def results_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    df = pd.DataFrame(list(rows))
+    if not df.empty:
+        df = df.sort_values("match", kind="stable").reset_index(drop=True)
+    return df
+
+
+def save_results(df: pd.DataFrame, path: str | Path) -> Path:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    df.to_parquet(p, engine="pyarrow", index=False)
+    return p
+
+
+def load_results(path: str | Path) -> pd.DataFrame:
+    return pd.read_parquet(path, engine="pyarrow")
+
+
+def frame_digest(df: pd.DataFrame) -> str:
+    """A short digest of a results frame (equal frames, equal digests)."""
+    return hashlib.sha256(df.to_json(orient="records").encode()).hexdigest()[:16]
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+def game_arg(argv: Sequence[str] | None) -> tuple[str, list[str]]:
+    """Split ``--game NAME`` (or ``--game=NAME``) off ``argv``; default the default game."""
+    rest = list(sys.argv[1:] if argv is None else argv)
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", default=registry.DEFAULT_GAME)
+    known, rest = pre.parse_known_args(rest)
+    return str(known.game), rest
+
+
+def build_parser(game: registry.Game) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="throne simulate",
+        description=f"run many seeded matches of {game.title} ({game.name}); results to Parquet",
+    )
+    p.add_argument("--game", default=game.name, help="the game (default throne)")
+    p.add_argument("-n", "--matches", type=int, default=10, help="matches (per pair)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first match")
+    p.add_argument("--workers", type=int, default=None, help="default: all cores")
+    p.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    p.add_argument("--out", default="results.parquet", help="Parquet file to write")
+    p.add_argument("--logs", default=None, help="directory for the match logs (JSONL)")
+    p.add_argument("--cards", default=None, help="card table (default: the game's)")
+    p.add_argument("--no-progress", action="store_true")
+    hooks: SimHooks | None = game.hook("sim_hooks")
+    if hooks is not None:
+        hooks.add_arguments(p)
+    else:
+        names = agent_names(game.name)
+        p.add_argument("--seats", type=int, default=game.seats[0], help="number of seats")
+        p.add_argument("--agent", default=game.default_agent, choices=names, help="every seat's")
+        p.add_argument("--rotate", action="store_true", help="rotate seats every match")
+    return p
+
+
+def specs_from_args(game: registry.Game, args: argparse.Namespace, table: Any) -> list[MatchSpec]:
+    hooks: SimHooks | None = game.hook("sim_hooks")
+    if hooks is not None:
+        return hooks.specs(args, table)
+    if game.default_setups is None:
+        raise ValueError(f"{game.name} registers no default setups to simulate")
+    game.check_seats(args.seats)
+    setups = game.default_setups(args.seats)
+    agents = [args.agent] * args.seats
+    return seat_specs(game.name, setups, agents, args.matches, args.seed, args.rotate)
+
+
+def simulate_main(argv: Sequence[str] | None = None) -> int:
+    """``throne simulate``: exit 0 on success, 1 on an error (one line on stderr)."""
+    name, _ = game_arg(argv)
+    try:
+        game = registry.get(name)
+    except ValueError as exc:
+        print(f"throne simulate: {exc}", file=sys.stderr)
+        return 1
+    args = build_parser(game).parse_args(argv)
+    try:
+        text = table_text(game, args.cards)
+        table = _table(game.name, text) if text is not None else None
+        specs = specs_from_args(game, args, table)
+        df = simulate(
+            specs,
+            workers=args.workers,
+            backend=args.backend,
+            scheduler=args.scheduler,
+            cards=args.cards,
+            log_dir=args.logs,
+            progress=not args.no_progress,
+        )
+    except (ValueError, OSError) as exc:
+        print(f"throne simulate: {exc}", file=sys.stderr)
+        return 1
+    out = save_results(df, args.out)
+    wins = df["winner"].value_counts().to_dict() if not df.empty else {}
+    print(f"{len(df)} matches -> {out}; winners: {wins}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(simulate_main())
