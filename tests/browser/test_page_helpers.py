@@ -34,12 +34,17 @@ def test_hover_and_drag_moves_are_throttled(voila_url: Callable[[str], str], pag
     assert sent + hover["dropped"] - before["dropped"] >= 40
     assert sent <= elapsed / 150 + 1, (sent, elapsed)  # at most one per 150 ms
     page.mouse.down()
+    t0 = page.evaluate("performance.now()")
     page.mouse.move(x0, y0, steps=60)  # a fast drag: at most one move per 40 ms goes on
+    elapsed = page.evaluate("performance.now()") - t0
     page.mouse.up()
     drag = page.evaluate("({...window.__tpMoveGate})")
     sent = drag["forwarded"] - hover["forwarded"]
     dropped = drag["dropped"] - hover["dropped"]
-    assert sent >= 1 and sent + dropped >= 60 and dropped > 0, (sent, dropped)
+    # On a loaded machine the 60 steps may take longer than 60 × 40 ms: then every move
+    # may pass; the bound is what the gate promises.
+    assert sent >= 1 and sent + dropped >= 60, (sent, dropped)
+    assert sent <= elapsed / 40 + 1, (sent, elapsed)
 
 
 def test_banner_when_the_kernel_connection_is_gone(
