@@ -9,7 +9,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from throne_lib import analytics as an
+from throne_lib.games.throne import analytics as an
+from throne_lib.kit.analytics import report_main
 from throne_lib.kit.sim import save_results
 
 
@@ -110,12 +111,12 @@ def test_report_cli_prints_every_section(
     df: pd.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = save_results(df, tmp_path / "r.parquet")
-    assert an.report_main([str(path)]) == 0
+    assert report_main([str(path)]) == 0
     out = capsys.readouterr().out
     for title in ("summary", "win rate per general", "general vs general", "endings"):
         assert title in out
     assert "match length" in out and "lead changes" in out and "drawn vs played" in out
-    assert an.report_main([str(tmp_path / "missing.parquet")]) == 1
+    assert report_main([str(tmp_path / "missing.parquet")]) == 1
 
 
 def test_charts_draw(df: pd.DataFrame) -> None:

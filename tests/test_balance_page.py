@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.analytics import wilson
 from throne_lib.games.throne.ui import balance_page
 from throne_lib.games.throne.ui.balance_page import BalancePage, latest_results
+from throne_lib.kit.analytics import wilson
 
 
 def small_page(tmp_path: Path) -> BalancePage:

@@ -11,6 +11,7 @@ import pytest
 
 from throne_lib.carddiff import Sheet, diff_tables, write_atomic
 from throne_lib.games.throne.cards import DEFAULT_PATH, load_cards, parse_cards
+from throne_lib.games.throne.live import CardTableWatcher
 from throne_lib.games.throne.ui.cards_editor import CardsEditor, diff_html, diff_view
 from throne_lib.games.throne.ui.gallery import (
     CardGallery,
@@ -23,7 +24,6 @@ from throne_lib.games.throne.ui.gallery import (
     keyword_zh,
     wrap,
 )
-from throne_lib.live import CardTableWatcher
 
 
 @pytest.fixture

@@ -23,9 +23,10 @@ import pytest
 from throne_lib.cli import main as throne_main
 from throne_lib.kit import registry
 from throne_lib.kit.agents import RandomAgent, SearchAgent, make_agent, play_match
+from throne_lib.kit.analytics import first_seat_edge, win_rates
 from throne_lib.kit.log import LogError, read_log, replay, write_log
 from throne_lib.kit.protocol import GameMatch, IllegalAction
-from throne_lib.kit.sim import MatchSpec, seat_specs, simulate, simulate_main
+from throne_lib.kit.sim import MatchSpec, save_results, seat_specs, simulate, simulate_main
 
 DECK = (1, 2, 3, 4, 5, 6)
 
@@ -215,6 +216,20 @@ def test_the_log_writer_by_hand_and_the_cli(tmp_path: Path) -> None:
     argv = ["--game", "takeaway", "--seats", "4", "-n", "2", "--no-progress", "--out", str(out)]
     assert simulate_main([*argv, "--backend", "serial"]) == 0
     assert len(pd.read_parquet(out)) == 2
+
+
+def test_kit_analytics_report_the_seats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    df = simulate(specs(9), backend="serial", progress=False)
+    seats = win_rates(df)
+    assert sorted(seats["seat"]) == ["seat0", "seat1", "seat2"]
+    assert seats["matches"].sum() == 27 and seats["wins"].sum() == 9
+    agents = win_rates(df, "agent").set_index("agent")
+    assert agents.loc["search", "matches"] == 9 and agents.loc["random", "matches"] == 18
+    assert 0 <= first_seat_edge(df)["first_win_rate"] <= 1
+    path = save_results(df, tmp_path / "r.parquet")
+    assert throne_main(["report", str(path)]) == 0  # the game comes from the frame
+    out = capsys.readouterr().out
+    assert "win rate per seat" in out and "first seat" in out and "match length" in out
 
 
 def test_search_reads_only_the_observation() -> None:

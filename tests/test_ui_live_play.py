@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 from throne_lib.games.throne.cards import DEFAULT_PATH
+from throne_lib.games.throne.live import CardTableWatcher
 from throne_lib.games.throne.ui.app import PlayApp
-from throne_lib.live import CardTableWatcher
 
 
 def _edit(path: Path, old: str, new: str) -> None:

@@ -244,7 +244,7 @@ def _delegated(command: str, rest: list[str]) -> int:
     elif command == "simulate":
         from throne_lib.kit.sim import simulate_main as run
     else:
-        from throne_lib.analytics import report_main as run
+        from throne_lib.kit.analytics import report_main as run
     try:
         return run(rest)
     except SystemExit as exc:  # --help (0) or a usage error (2)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
+from throne_lib.kit.tables import TableError
 
 COLUMNS = (
     "id",
@@ -117,12 +118,9 @@ class Card:
         return self.kind == "barracks" and bool(self.kw("production"))
 
 
-class CardTableError(ValueError):
-    """Every problem of a table, one ``file:row:column: message`` per line."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__(f"{len(problems)} problem(s) in the card table:\n" + "\n".join(problems))
+class CardTableError(TableError):
+    """Every problem of a table, one ``file:row:column: message`` per line (the kit's
+    :class:`~throne_lib.kit.tables.TableError`, so the live watcher and the CLI read it)."""
 
 
 @dataclass(frozen=True)

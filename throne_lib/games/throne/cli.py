@@ -174,6 +174,11 @@ class ThroneCli:
     def summary(self, match: Any) -> list[str]:
         return summary(match)
 
+    def report_text(self, df: Any, top: int = 15) -> str:
+        from throne_lib.games.throne.analytics import report_text
+
+        return report_text(df, top)
+
     def errors(self, exc: Exception) -> list[str] | None:
         """Lines for an error this game raises (a broken deck), None for the others."""
         if isinstance(exc, DeckError):

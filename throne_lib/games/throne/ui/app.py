@@ -17,12 +17,12 @@ import ipywidgets as W
 
 from throne_lib.games.throne.cards import RACE_ZH, CardDB, load_cards
 from throne_lib.games.throne.decks import load_deck, signature_deck, validate_deck
+from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, hot_swap
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.ui.widget import MatchWidget
 from throne_lib.kit.agents import agent_names as kit_agent_names
 from throne_lib.kit.agents import make_agent
-from throne_lib.live import CardTableWatcher, TableUpdate, hot_swap
 
 RULE_CHOICES: dict[str, Rules] = {
     "standard": DEFAULT_RULES,

@@ -4,7 +4,7 @@ A sweep is a round robin of the chosen generals' signature decks (``throne_lib.s
 its results are saved as Parquet in ``logs/balance/`` (one file per sweep, written
 atomically), and the page shows the newest file when it opens — nothing is simulated on
 a visit. Every cell of the matchup table carries its number of matches and the Wilson
-95% interval (``throne_lib.analytics.wilson``), so 0.50 from two games reads as what it
+95% interval (``throne_lib.kit.analytics.wilson``), so 0.50 from two games reads as what it
 is. Names are the cards' Chinese names; the tables have Chinese headers.
 """
 
@@ -19,9 +19,10 @@ from typing import Any
 
 import pandas as pd
 
-from throne_lib.analytics import endings, first_player_advantage, sides, wilson
+from throne_lib.games.throne.analytics import endings, first_player_advantage, sides
 from throne_lib.games.throne.cards import CardDB, load_cards
 from throne_lib.games.throne.ui.app import AGENT_ZH
+from throne_lib.kit.analytics import wilson
 
 ROOT = Path(__file__).resolve().parents[4]
 RESULTS_DIR = ROOT / "logs" / "balance"
@@ -152,7 +153,7 @@ def summary_html(df: pd.DataFrame) -> str:
 
 def cards_html(df: pd.DataFrame, db: CardDB, top: int = 15) -> str:
     """The cards most often played, with the win rate when drawn and when played."""
-    from throne_lib.analytics import card_win_rates
+    from throne_lib.games.throne.analytics import card_win_rates
 
     table = card_win_rates(df)
     if table.empty:

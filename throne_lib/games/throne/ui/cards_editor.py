@@ -38,8 +38,8 @@ from throne_lib.games.throne.cards import (
     CardTableError,
     parse_cards,
 )
+from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, cards_path
 from throne_lib.games.throne.ui.gallery import RACE_COLOURS, card_from_record, draw_card
-from throne_lib.live import CardTableWatcher, TableUpdate, cards_path
 
 PREVIEW_W, PREVIEW_H = 200, 280
 GRID_HEADER_H, GRID_ROW_H, GRID_MAX_H = 20, 26, 480

@@ -362,7 +362,7 @@ class CardGallery:
     """The gallery widget: race / kind filters over one canvas of cards.
 
     ``widget`` is the ipywidgets box to display; :meth:`set_db` redraws with a new
-    table (subscribe it to a :class:`~throne_lib.live.CardTableWatcher`).
+    table (subscribe it to a :class:`~throne_lib.games.throne.live.CardTableWatcher`).
     """
 
     def __init__(self, db: CardDB, width: int = 1000, race: str | None = "human") -> None:

@@ -1,39 +1,26 @@
-"""Balance analytics over a results frame from :mod:`throne_lib.kit.sim`.
+"""Throne & Phalanx's balance analytics over a results frame from :mod:`throne_lib.kit.sim`
+(the kit's :mod:`throne_lib.kit.analytics` gives the intervals and the generic report).
 
 Every function takes the frame (one row per match) and returns a small pandas
 object; the notebook ``notebooks/balance.ipynb`` charts them and
-``throne report RESULTS.parquet`` (:func:`report_main`) prints them. A draw counts
+``throne report RESULTS.parquet`` (:func:`throne_lib.kit.analytics.report_main`) prints them. A draw counts
 as half a win in every win rate. Intervals are Wilson score intervals.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from throne_lib.games.throne.board import SIDE_NAMES
+from throne_lib.kit.analytics import rates, wilson
 
 STATS = ("mana_spent", "mana_available", "cards_played", "cards_drawn", "summons")
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-
-Z95 = 1.959963984540054
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``wins / n`` (``(nan, nan)`` for n = 0)."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def sides(df: pd.DataFrame) -> pd.DataFrame:
@@ -64,29 +51,9 @@ def sides(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _rates(groups: Any) -> pd.DataFrame:
-    rows = []
-    for key, g in groups:
-        n = len(g)
-        score = float(g["score"].sum())
-        lo, hi = wilson(score, n)
-        rows.append(
-            {
-                "key": key,
-                "matches": n,
-                "wins": int((g["score"] == 1).sum()),
-                "draws": int((g["score"] == 0.5).sum()),
-                "win_rate": score / n if n else math.nan,
-                "ci_low": lo,
-                "ci_high": hi,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
 def win_rates(df: pd.DataFrame, by: str = "general") -> pd.DataFrame:
     """Win rate per general (or ``race``/``agent``) with a 95% interval, best first."""
-    out = _rates(sides(df).groupby(by))
+    out = rates(sides(df).groupby(by))
     if out.empty:
         return out
     out = out.rename(columns={"key": by})
@@ -254,30 +221,6 @@ def plot_lengths(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.set_ylabel("matches")
     ax.set_title("match length")
     return ax
-
-
-# --- command line ---------------------------------------------------------------------------
-
-
-def report_main(argv: Sequence[str] | None = None) -> int:
-    """``throne report RESULTS.parquet``: print the balance report."""
-    import sys
-
-    p = argparse.ArgumentParser(prog="throne report", description="balance report of a batch")
-    p.add_argument("results", help="Parquet file written by throne simulate")
-    p.add_argument("--top", type=int, default=15, help="cards to list")
-    args = p.parse_args(argv)
-    try:
-        df = pd.read_parquet(args.results, engine="pyarrow")
-    except (OSError, ValueError) as exc:
-        print(f"throne report: {exc}", file=sys.stderr)
-        return 1
-    print(report_text(df, args.top))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(report_main())
 
 
 # --- notebook panel (ipywidgets is imported only when a panel is built) ----------------------

@@ -1,47 +1,33 @@
-"""Live card table: watch ``cards.csv`` and hand every valid new version to subscribers.
+"""Live card table of any game: watch a table file and hand every valid new version to
+subscribers.
 
-:class:`CardTableWatcher` polls the file's ``(mtime_ns, size, inode)``, so an in-place
+:class:`TableWatcher` is generic over the game's table parser ``parse(text, filename,
+path)``, which returns the table (with ``hash`` and ``source``) or raises
+:class:`TableError` listing ``FILE:ROW:COLUMN: message`` problems. It polls the file's ``(mtime_ns, size, inode)``, so an in-place
 write and an editor's atomic save-by-rename are both seen. A change that does not
 load (a broken table, a half-written file) keeps the last valid table in force and
-lists the problems in :attr:`CardTableWatcher.errors` (``cards.csv:ROW:COLUMN: message``)
+lists the problems in :attr:`TableWatcher.errors` (``cards.csv:ROW:COLUMN: message``)
 until the file loads again; subscribers are called on every change of either.
 
->>> import tempfile, shutil, pathlib
->>> d = pathlib.Path(tempfile.mkdtemp())
->>> _ = shutil.copy(DEFAULT_PATH, d / "cards.csv")
->>> w = CardTableWatcher(d / "cards.csv")
->>> len(w.db) > 100, w.errors
-(True, [])
->>> _ = (d / "cards.csv").write_text("id,name\\n", encoding="utf-8")
->>> w.check(), w.errors[0].startswith("cards.csv:1:")
-(True, True)
-
-Hot swap into running matches: :func:`hot_swap` (see ``docs/cards_live.md``).
+A game's own watcher fixes the parser and the default file (Throne:
+:class:`throne_lib.games.throne.live.CardTableWatcher`, with ``hot_swap`` into running
+matches; see ``docs/cards_live.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any
 
-from throne_lib.games.throne.actions import Event
-from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB, CardTableError, parse_cards
-from throne_lib.games.throne.match import Match
+from throne_lib.kit.tables import TableError
 
-ENV_PATH = "THRONE_CARDS"  # overrides the table the notebooks edit and watch
-
-
-def cards_path() -> Path:
-    """The card table the notebooks use: ``$THRONE_CARDS`` or the repository's cards.csv."""
-    env = os.environ.get(ENV_PATH)
-    return Path(env) if env else DEFAULT_PATH
+Parse = Callable[[str, str, str], Any]  # (text, filename, path) -> table; raises TableError
 
 
 @dataclass(frozen=True)
@@ -49,9 +35,13 @@ class TableUpdate:
     """What a subscriber is told: the table in force, the current problems (empty when
     the file loaded) and whether the table in force changed with this update."""
 
-    db: CardDB
+    db: Any
     errors: tuple[str, ...]
     changed: bool
+
+
+class _Problems(list[str]):
+    """The problems of a load that failed (a list, told apart from a table)."""
 
 
 Subscriber = Callable[[TableUpdate], None]
@@ -67,20 +57,23 @@ def _stamp(path: Path) -> Stamp | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-class CardTableWatcher:
-    """The current valid card table of a file, reloaded when the file changes.
+class TableWatcher:
+    """The current valid table of a file (parsed by ``parse``), reloaded when it changes.
 
     ``check()`` polls once (synchronous); ``start()`` runs the poll every
     ``interval`` seconds as an asyncio task on the running loop (the kernel's, in
     Jupyter and Voilà) and ``stop()`` ends it. The first load must succeed: a
-    broken table at start raises :class:`CardTableError`, unless ``db`` gives the
+    broken table at start raises :class:`TableError`, unless ``db`` gives the
     table to start from.
     """
 
+    error: type[TableError] = TableError  # raised by a broken table at start
+
     def __init__(
-        self, path: str | Path | None = None, interval: float = 0.25, db: CardDB | None = None
+        self, path: str | Path, parse: Parse, interval: float = 0.25, db: Any = None
     ) -> None:
-        self.path = Path(path) if path is not None else cards_path()
+        self.path = Path(path)
+        self.parse = parse
         self.interval = interval
         self.errors: list[str] = []
         self.reloads = 0  # how many new valid tables were applied
@@ -91,10 +84,10 @@ class CardTableWatcher:
         self._task: asyncio.Task[None] | None = None
         if db is None:
             got = self._load()
-            if isinstance(got, list):
-                raise CardTableError(got)
+            if isinstance(got, _Problems):
+                raise self.error(list(got))
             db = got
-        self.db: CardDB = db
+        self.db: Any = db
 
     # --- loading -------------------------------------------------------------------------
 
@@ -104,25 +97,25 @@ class CardTableWatcher:
         except OSError:
             return None
 
-    def _load(self) -> CardDB | list[str]:
+    def _load(self) -> Any:
         name = self.path.name
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
             self._bytes = None
-            return [f"{name}:1:-: the file is missing (being saved?)"]
+            return _Problems([f"{name}:1:-: the file is missing (being saved?)"])
         except OSError as exc:
             self._bytes = None
-            return [f"{name}:1:-: cannot read the file ({exc.strerror or exc})"]
+            return _Problems([f"{name}:1:-: cannot read the file ({exc.strerror or exc})"])
         self._bytes = data
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return [f"{name}:1:-: not UTF-8 text ({exc.reason})"]
+            return _Problems([f"{name}:1:-: not UTF-8 text ({exc.reason})"])
         try:
-            return parse_cards(text, name, str(self.path))
-        except CardTableError as exc:
-            return list(exc.problems)
+            return self.parse(text, name, str(self.path))
+        except TableError as exc:
+            return _Problems(exc.problems)
 
     def check(self) -> bool:
         """Poll the file once; reload when its stamp changed. True when something
@@ -141,10 +134,10 @@ class CardTableWatcher:
     def reload(self) -> bool:
         """Read the file now (whatever its stamp) and notify subscribers of a change."""
         got = self._load()
-        if isinstance(got, list):
+        if isinstance(got, _Problems):
             if got == self.errors:
                 return False
-            self.errors = got
+            self.errors = list(got)
             self._notify(False)
             return True
         had_errors = bool(self.errors)
@@ -207,26 +200,3 @@ class CardTableWatcher:
             except Exception:  # keep watching whatever happens
                 self.callback_errors.append(traceback.format_exc())
             await asyncio.sleep(self.interval)
-
-
-# --- hot swap into a running match --------------------------------------------------------
-
-
-class SwapRecorder(Protocol):
-    """What :func:`hot_swap` needs of a match log writer (``log.MatchRecorder``)."""
-
-    def swap(self, db: CardDB) -> Event: ...
-
-
-def hot_swap(match: Match, db: CardDB, recorder: SwapRecorder | None = None) -> Event:
-    """Swap ``db`` into a running match (logged through ``recorder`` when given, so a
-    replay applies it at the same point). A finished match or an unchanged table is
-    left alone and gives a ``cards_swap`` event with note ``unchanged``. Raises
-    ``ValueError`` when the new table lacks a card the match uses (the match keeps
-    its table)."""
-    st = match.state
-    if match.is_over or db.hash == match.db.hash:
-        return Event("cards_swap", st.round, st.turn, note="unchanged")
-    if recorder is not None:
-        return recorder.swap(db)
-    return match.swap_cards(db)

@@ -1,0 +1,159 @@
+"""Balance analytics of any game over a results frame from :mod:`throne_lib.kit.sim`.
+
+Every function takes the frame (one row per match, the kit's columns: ``match, winner,
+actions`` and per seat ``{seat}_agent``, ``{seat}_setup`` …) and returns a small pandas
+object. A draw counts as 1/N of a win for each of the N seats (½ in a two-player game).
+Intervals are Wilson score intervals. A game with richer rows adds its own report
+(``report_text`` of its ``Game.cli`` hook; Throne: :mod:`throne_lib.games.throne.analytics`);
+``throne report [--game NAME] RESULTS.parquet`` (:func:`report_main`) prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from throne_lib.kit import registry
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``wins / n`` (``(nan, nan)`` for n = 0)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rates(groups: Any) -> pd.DataFrame:
+    """Per group of seat rows (a ``score`` column): matches, wins, draws, win rate and
+    its 95% interval (``key`` names the group)."""
+    rows = []
+    for key, g in groups:
+        n = len(g)
+        score = float(g["score"].sum())
+        lo, hi = wilson(score, n)
+        rows.append(
+            {
+                "key": key,
+                "matches": n,
+                "wins": int((g["score"] == 1).sum()),
+                "draws": int(((g["score"] > 0) & (g["score"] < 1)).sum()),
+                "win_rate": score / n if n else math.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def seat_names(df: pd.DataFrame) -> list[str]:
+    """The seats of a frame, in order (from its ``{seat}_agent`` columns)."""
+    return [c[: -len("_agent")] for c in df.columns if c.endswith("_agent")]
+
+
+def seat_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (match, seat): seat, seat index, agent, setup (when present) and
+    score (1 win, 1/N draw, 0 loss)."""
+    names = seat_names(df)
+    n = max(1, len(names))
+    parts = []
+    for i, name in enumerate(names):
+        part = pd.DataFrame(
+            {
+                "match": df["match"],
+                "seat": name,
+                "seat_index": i,
+                "agent": df[f"{name}_agent"],
+                "score": (df["winner"] == name).astype(float) + (df["winner"] == "draw") / n,
+            }
+        )
+        if f"{name}_setup" in df:
+            part["setup"] = df[f"{name}_setup"]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def win_rates(df: pd.DataFrame, by: str = "seat") -> pd.DataFrame:
+    """Win rate per ``seat``, ``agent`` or ``setup`` (a role or deck) with a 95% interval,
+    best first."""
+    out = rates(seat_frame(df).groupby(by))
+    if out.empty:
+        return out
+    out = out.rename(columns={"key": by})
+    return out.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def first_seat_edge(df: pd.DataFrame, first: str = "") -> pd.Series:
+    """How often the first seat wins (the seat named in a ``first`` column when the
+    frame has one, else seat 0), with its interval."""
+    n = len(df)
+    names = seat_names(df)
+    if first or "first" in df:
+        who = df["first"] if not first else pd.Series([first] * n, index=df.index)
+    else:
+        who = pd.Series([names[0] if names else ""] * n, index=df.index)
+    share = 1 / max(1, len(names))
+    score = float((df["winner"] == who).sum() + share * (df["winner"] == "draw").sum())
+    lo, hi = wilson(score, n)
+    return pd.Series(
+        {"matches": n, "first_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi}
+    )
+
+
+def length_distribution(df: pd.DataFrame, column: str = "actions") -> pd.Series:
+    """Matches per length (``actions``, or a game's ``rounds``)."""
+    return df[column].value_counts().sort_index()
+
+
+def report_text(df: pd.DataFrame) -> str:
+    """The kit's plain-text report: win rates per seat, agent and setup, first-seat edge,
+    match length."""
+    if df.empty:
+        return "no matches"
+    f3 = "{:.3f}".format
+    parts = [
+        "== win rate per seat (95% CI) ==",
+        win_rates(df).to_string(index=False, float_format=f3),
+    ]
+    for by in ("agent", "setup"):
+        if by in seat_frame(df):
+            parts += ["", f"== win rate per {by} ==", win_rates(df, by).to_string(index=False, float_format=f3)]  # fmt: skip
+    parts += ["", "== first seat ==", first_seat_edge(df).to_string(float_format=f3)]
+    parts += ["", "== match length (actions: matches) ==", length_distribution(df).to_string()]
+    return "\n".join(parts)
+
+
+def report_main(argv: Sequence[str] | None = None) -> int:
+    """``throne report [--game NAME] RESULTS.parquet``: print the balance report (the
+    game's own when its ``Game.cli`` hook has ``report_text``)."""
+    p = argparse.ArgumentParser(prog="throne report", description="balance report of a batch")
+    p.add_argument("results", help="Parquet file written by throne simulate")
+    p.add_argument("--top", type=int, default=15, help="cards to list")
+    p.add_argument("--game", default=None, help="the game (default: the frame's, else throne)")
+    args = p.parse_args(argv)
+    try:
+        df = pd.read_parquet(args.results, engine="pyarrow")
+        name = args.game or (
+            str(df["game"].iloc[0]) if "game" in df and len(df) else registry.DEFAULT_GAME
+        )
+        game = registry.get(name)
+    except (OSError, ValueError) as exc:
+        print(f"throne report: {exc}", file=sys.stderr)
+        return 1
+    own = getattr(game.hook("cli"), "report_text", None)
+    print(own(df, args.top) if own is not None else report_text(df))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(report_main())

@@ -1,0 +1,18 @@
+"""Card tables of any game: the error every table loader raises.
+
+A game's table loader (Throne: :func:`throne_lib.games.throne.cards.parse_cards`) reads
+CSV text and raises :class:`TableError` listing *every* problem as
+``FILE:ROW:COLUMN: message`` (row 1 is the header line; column is the column's name, or
+``-`` for the whole row/file), so a designer fixes them all in one pass. The kit's live
+watcher (:mod:`throne_lib.kit.live`) and the CLI (one line per problem) rely on it.
+"""
+
+from __future__ import annotations
+
+
+class TableError(ValueError):
+    """Every problem of a table, one ``file:row:column: message`` per line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s) in the card table:\n" + "\n".join(problems))
