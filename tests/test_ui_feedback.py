@@ -161,6 +161,7 @@ def test_prediction_is_what_the_attack_then_does(pos: Callable[..., Match]) -> N
     before = {c: (u.hp if u else None) for c, u in enumerate(m.state.board)}
     w.click_cell("c4")
     assert m.history[-1] == Action("attack", m.geo.parse("c3"), target)
+    assert "预计" not in w.inspector.value  # after the attack, no stale prediction
     wolf, knight = m.state.board[target], m.state.board[m.geo.parse("c3")]
     assert p.target_dies == (wolf is None)
     if wolf is not None:

@@ -513,6 +513,7 @@ class MatchWidget(W.VBox):
         self.flash = ()
         target = self._thing_at(x, y)
         chips = self.ctrl.chips()
+        played = len(self.match.history)
         if target and target[0] == "cell":
             self.inspect(target)  # before the click: an attack's prediction is of now
             self.ctrl.click_cell(target[1])
@@ -522,7 +523,13 @@ class MatchWidget(W.VBox):
         elif target and target[0] == "hand":
             self.inspect(target)
             self.ctrl.click_hand(target[1])
-        if self.ctrl.chips() != chips and target and target[0] == "cell":
+        if len(self.match.history) != played and target and target[0] == "cell":
+            # The action happened: a prediction shown before it is history now.
+            if self.match.state.board[target[1]] is None:
+                self.inspector.show("")
+            else:
+                self.inspect(target)
+        elif self.ctrl.chips() != chips and target and target[0] == "cell":
             self.inspect(target)  # e.g. a barracks' tray appeared: still inspect the cell
         self.refresh()
 
