@@ -7,7 +7,9 @@ after an action was found missing from the legal list, to name the rule.
 from __future__ import annotations
 
 from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.effects import destroys_chosen
 from throne_lib.games.throne.engine import Engine
+from throne_lib.games.throne.lang import Clause
 from throne_lib.games.throne.legal import (
     attack_targets,
     can_attack,
@@ -28,6 +30,16 @@ from throne_lib.games.throne.state import (
     THRONE,
     Unit,
 )
+
+
+def immune_target(eng: Engine, target: Unit | None, clause: Clause | None) -> bool:
+    """The target is destroy-immune and the clause would destroy it (R-THRONE-5)."""
+    return (
+        target is not None
+        and clause is not None
+        and eng.destroy_immune(target)
+        and destroys_chosen(clause)
+    )
 
 
 def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
@@ -113,6 +125,12 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         if card.kind in ("soldier", "captain", "token", "building"):
             return "R-SETUP-3", f"a {card.kind} is never played from the hand"
         if a.target not in play_targets(eng, a.card):
+            clause = card.target_clause
+            if immune_target(eng, target, clause):
+                return (
+                    "R-THRONE-5",
+                    f"the throne is immune to destroy: {card.name} cannot target it",
+                )
             if card.kind == "spell":
                 return (
                     "R-UNIT-5",
@@ -156,6 +174,9 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         if a not in summon_actions(eng, unit):
             return "R-TURN-1", f"{eng.db[a.card].name} costs {eng.db[a.card].cost} mana"
     if a.kind == "skill":
+        cooling = unit is not None and unit.kind == THRONE and st.sides[st.turn].skill_cooldown > 0
+        if unit is not None and not cooling and immune_target(eng, target, eng.db[unit.card].skill):
+            return "R-THRONE-5", "the throne is immune to destroy: this skill cannot target it"
         return _explain_skill(eng, a, unit)
     if a.kind == "shuffle":
         if not s.grave:

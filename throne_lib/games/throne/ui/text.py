@@ -274,6 +274,7 @@ REASONS_ZH: tuple[tuple[str, str], ...] = (
     (r"this hero used its skill this turn", "本回合已发动过技能"),
     (r"this unit has no skill", "这个单位没有技能"),
     (r"the skill has no legal target now", "技能现在没有合法目标"),
+    (r"the throne is immune to destroy.*", "王座免疫消灭：这个技能不能以王座为目标"),
     (r"(\S+) is not a legal target of the skill", "{0} 不是技能的合法目标"),
     (r"no target is not a legal target of (.+)", "「{0}」需要选择目标"),
     (r"(\S+) is not a legal target of (.+)", "{0} 不是「{1}」的合法目标"),
