@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from throne_lib import IllegalAction, Match
-from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.cards import CardDB, parse_cards
 from throne_lib.games.throne.scenario import load_scenario, to_text
 
 HEAD = """
@@ -466,11 +466,13 @@ def test_sapper_captain_aura_gives_adjacent_barracks_a_summon_R_BARRACKS_11(db: 
 
 
 def test_barracks_without_a_captain_pool_offers_none_R_BARRACKS_9(db: CardDB) -> None:
-    poolless = [c.id for c in db.of("barracks") if not c.captains]  # e.g. neutral camps
-    if not poolless:
-        pytest.skip("every barracks of the table has a captain pool")
+    # every barracks of the real table has a pool: a variant table adds one without
+    row = "bare_camp,无名营,human,barracks,3,0,9,,,,,militia spearman knight,,test card\n"
+    variant = parse_cards(db.source.rstrip("\n") + "\n" + row)
+    poolless = [c.id for c in variant.of("barracks") if not c.captains]
+    assert poolless == ["bare_camp"]
     for camp in poolless:
-        m = scenario(db, f"unit c2 blue {camp}\n", round=7)
+        m = scenario(variant, f"unit c2 blue {camp}\n", round=7)
         assert texts(m, "captain") == []
         assert illegal(m, "captain c2") == "R-BARRACKS-9"
 

@@ -123,11 +123,10 @@ def test_deck_check_good(capsys: pytest.CaptureFixture[str], db: CardDB, tmp_pat
 def test_deck_check_too_many_barracks_r_deck_3(
     capsys: pytest.CaptureFixture[str], db: CardDB, tmp_path: Path
 ) -> None:
-    """R-DECK-3: at most 10 barracks cards."""
-    human = [c.id for c in db.of("barracks", "human")]
-    neutral = [c.id for c in db.of("barracks", "neutral")]
-    lines = ["general: lionheart"] + [f"3 {cid}" for cid in human]
-    lines += [f"1 {cid}" for cid in neutral][: 11 - 3 * len(human)]
+    """R-DECK-3: at most 10 barracks cards (the elves own enough barracks for 11)."""
+    elf = [c.id for c in db.of("barracks", "elf")]
+    lines = ["general: elf_queen", "vice: grove_warden"] + [f"3 {cid}" for cid in elf[:3]]
+    lines += [f"2 {elf[3]}"]
     path = tmp_path / "bad.deck"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, err = run(capsys, "deck", "check", str(path))

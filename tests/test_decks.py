@@ -131,18 +131,30 @@ def test_at_most_3_copies_R_DECK_2(db: CardDB, small: SideSetup) -> None:
 # --- R-DECK-3 barracks -----------------------------------------------------------------
 
 
-def test_eleventh_barracks_card_is_refused_R_DECK_3(db: CardDB, legal: SideSetup) -> None:
-    assert sum(1 for c in legal.deck if db[c].kind == "barracks") == 10
-    eleven = with_cards(legal, "supply_camp", drop="tide")
+def test_eleventh_barracks_card_is_refused_R_DECK_3(db: CardDB) -> None:
+    """The elves own 5 barracks (3 production camps, R-BARRACKS-12): enough for 11."""
+    camps = ("elf_farm", "windmill_farm", "supply_camp")
+    ten = SideSetup("elf_queen", ("grove_warden", *camps * 3, "elf_glade"))
+    assert validate_deck(db, ten) == []
+    eleven = with_cards(ten, "moonwell")
     assert rules_of(db, eleven) == ["R-DECK-3"]
-    assert "supply_camp" in problem(db, eleven, "R-DECK-3")
+    assert "moonwell" in problem(db, eleven, "R-DECK-3")
 
 
 def test_barracks_only_of_the_main_general_s_race_R_DECK_3(db: CardDB, small: SideSetup) -> None:
     beast = with_cards(small, "wolf_den", "beast_king")  # even with a beast vice general
     assert problem(db, beast, "R-DECK-3") == ("wolf_den",)
-    neutral = with_cards(small, "windmill_farm", "supply_camp")  # neutral: any deck
-    assert validate_deck(db, neutral) == []
+
+
+def test_no_neutral_barracks_R_DECK_3_R_BARRACKS_12(db: CardDB, small: SideSetup) -> None:
+    """风车田庄 and 补给营地 are elf production camps, not neutral ones: a human deck may
+    not carry them, not even with an elf vice general; an elf deck may."""
+    assert not db.of("barracks", "neutral")
+    assert {db[c].race for c in ("windmill_farm", "supply_camp")} == {"elf"}
+    camps = with_cards(small, "windmill_farm", "supply_camp", "elf_queen")
+    assert problem(db, camps, "R-DECK-3") == ("supply_camp", "windmill_farm")
+    elf = SideSetup("wind_ranger", ("elf_farm", "windmill_farm", "supply_camp") * 3 + ("moonfire",))
+    assert validate_deck(db, elf) == []
 
 
 # --- R-DECK-4 spells -------------------------------------------------------------------
@@ -236,13 +248,13 @@ def test_illegal_deck_lists_every_violation_R_DECK_8(db: CardDB) -> None:
             "R-DECK-2": 1,
             "R-DECK-3": 2,  # too many, and a foreign one
             "R-DECK-4": 1,
-            "R-DECK-5": 2,  # human over quota, beast without a general
+            "R-DECK-5": 3,  # human over quota, beast and elf without a general
         }
     )
     assert setup.deck == before  # never trimmed
     by_rule = {(p.rule, p.cards) for p in problems}
     assert ("R-SETUP-3", ("militia", "shield_captain")) in by_rule
-    assert ("R-DECK-3", ("wolf_den",)) in by_rule
+    assert ("R-DECK-3", ("windmill_farm", "wolf_den")) in by_rule
     with pytest.raises(DeckError) as info:
         check_deck(db, setup)
     assert info.value.problems == problems
@@ -289,6 +301,6 @@ def test_throne_deck_check_lists_every_rule_broken_R_DECK_8(
     err = capsys.readouterr().err
     for rule in ("R-SETUP-2", "R-SETUP-3", "R-DECK-1", "R-DECK-2", "R-DECK-3", "R-DECK-4"):
         assert rule in err
-    assert "R-DECK-5" in err and "wolf_den" in err and "9 problem(s)" in err
+    assert "R-DECK-5" in err and "wolf_den" in err and "10 problem(s)" in err
     assert cli_main(["deck", "check", str(DECKS / "bad_syntax.txt")]) == 1
     assert "bad_syntax.txt:3" in capsys.readouterr().err

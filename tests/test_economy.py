@@ -25,7 +25,7 @@ CAMPS = {  # R-BARRACKS-12: camp -> its peasants of level 1, 2, 3 (names from th
     "死灵尸池": ("尸仆", "骨匠", "冥灯侍"),
     "兽族荒原牧场": ("牧崽", "荒原牧人", "兽栏管事"),
 }
-NEUTRAL_CAMPS = ("风车田庄", "补给营地")
+ELF_CAMPS = ("精灵农庄", "风车田庄", "补给营地")  # the seed's last entry: the elves' three
 GENERAL_OF = {  # a general of each race for scenarios
     "human": "lionheart",
     "goblin": "tinker_king",
@@ -33,7 +33,6 @@ GENERAL_OF = {  # a general of each race for scenarios
     "undead": "lich_lord",
     "beast": "beast_king",
     "elf": "elf_queen",
-    "neutral": "lionheart",
 }
 
 
@@ -118,7 +117,7 @@ def test_peasants_keep_paying_after_their_camp_falls_R_TURN_3(db: CardDB) -> Non
 # --- R-BARRACKS-12 production camps ----------------------------------------------------
 
 
-@pytest.mark.parametrize("camp_name", [*CAMPS, "精灵农庄", *NEUTRAL_CAMPS])
+@pytest.mark.parametrize("camp_name", [*CAMPS, *ELF_CAMPS])
 def test_every_production_camp_summons_paying_peasants_R_BARRACKS_12(
     db: CardDB, camp_name: str
 ) -> None:
@@ -140,11 +139,13 @@ def test_every_production_camp_summons_paying_peasants_R_BARRACKS_12(
     assert (blue.amount, blue.note) == (5 + 6, "农民+6")
 
 
-def test_production_camps_cover_every_race_and_two_neutral_R_BARRACKS_12(db: CardDB) -> None:
+def test_production_camps_cover_every_race_none_neutral_R_BARRACKS_12(db: CardDB) -> None:
+    """R-BARRACKS-12: a camp per race, the elves' three (精灵农庄/风车田庄/补给营地), and no
+    neutral barracks at all."""
     camps = [c for c in db.of("barracks") if c.is_production]
-    racial = {c.race for c in camps if c.race != "neutral"}
-    assert racial == {"human", "goblin", "demon", "undead", "beast", "elf"}
-    assert {c.name for c in camps if c.race == "neutral"} == set(NEUTRAL_CAMPS)
+    assert {c.race for c in camps} == {"human", "goblin", "demon", "undead", "beast", "elf"}
+    assert {c.name for c in camps if c.race == "elf"} == set(ELF_CAMPS)
+    assert not db.of("barracks", "neutral")
     # military barracks make no peasants
     for b in db.of("barracks"):
         if not b.is_production:

@@ -148,7 +148,7 @@ def found_scenario(db: CardDB, extra: str = "", **side: str) -> Match:
 
 def test_found_offers_the_race_pool_on_empty_cells_of_own_half_R_OPEN_3(db: CardDB) -> None:
     m = found_scenario(db, "unit b2 blue militia\n")
-    pool = {c.id for c in db.of("barracks") if c.race in ("human", "neutral")}
+    pool = {c.id for c in db.of("barracks") if c.race == "human"}  # none neutral
     acts = m.legal_actions()
     assert {a.kind for a in acts} == {"found"}
     assert {a.card for a in acts} == pool
@@ -156,6 +156,8 @@ def test_found_offers_the_race_pool_on_empty_cells_of_own_half_R_OPEN_3(db: Card
     for card in pool:
         assert {a.target for a in acts if a.card == card} == empty
     for wrong in ("found militia_camp c4", "found wolf_den c2", "found militia_camp b2"):
+        assert illegal(m, wrong) == "R-OPEN-3"
+    for wrong in ("found windmill_farm c2", "found supply_camp c2"):  # elf camps (R-BARRACKS-12)
         assert illegal(m, wrong) == "R-OPEN-3"
     for wrong in ("keep", "replace scouting"):  # the replacement step is over
         assert illegal(m, wrong) == "R-OPEN-3"
@@ -166,18 +168,18 @@ def test_found_builds_3_free_barracks_each_once_R_OPEN_3(db: CardDB) -> None:
     m = found_scenario(db, "hand blue scouting\ndeck blue tide\n")
     s = m.state.sides[0]
     m.apply("found militia_camp a1")
-    m.apply("found windmill_farm g3")  # a neutral production barracks is in the pool
+    m.apply("found human_manor g3")  # the race's production camp is in the pool
     assert m.phase == "found" and m.turn == 0
     # at most one production camp among the free barracks (开局兵营可以免费带一座产费营)
     assert illegal(m, "found human_manor c2") == "R-OPEN-3"
     assert illegal(m, "found militia_camp a1") == "R-OPEN-3"  # an occupied cell
     m.apply("found militia_camp c2")  # a military barracks may be founded twice
-    for cell, card in (("a1", "militia_camp"), ("g3", "windmill_farm"), ("c2", "militia_camp")):
+    for cell, card in (("a1", "militia_camp"), ("g3", "human_manor"), ("c2", "militia_camp")):
         b = m.unit_at(cell)
         assert b is not None and b.card == card and b.level == 1 and b.side == 0
         assert b.hp == b.max_hp == db[card].hp and not b.from_deck  # not deck cards
     assert s.hand == ["scouting"] and s.deck == ["tide"] and s.mana == 0  # free
-    assert s.founded == ["militia_camp", "windmill_farm", "militia_camp"]
+    assert s.founded == ["militia_camp", "human_manor", "militia_camp"]
     assert m.phase == "replace" and m.turn == 1  # the second side opens now
 
 

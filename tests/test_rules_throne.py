@@ -12,8 +12,9 @@ side blue general=lionheart mana=10
 side red general=beast_king mana=10
 """
 
-# A spell that destroys an enemy outright (the real table only destroys allies).
+# Spells that destroy enemies outright (the real table only destroys allies).
 ASSASSINATE = 'assassinate,暗杀,neutral,spell,1,,,,,,"play: destroy(enemy)",,,test card\n'
+DOOM = 'doom,末日,neutral,spell,1,,,,,,"play: destroy(all_enemies)",,,test card\n'
 
 ScenarioFn = Callable[..., Match]  # the conftest 'scenario' fixture
 IllegalFn = Callable[..., IllegalAction]  # the conftest 'illegal' fixture
@@ -26,7 +27,7 @@ def at(m: Match, cell: str) -> Unit:
 
 
 def with_assassinate(db: CardDB) -> CardDB:
-    return parse_cards(db.source.rstrip("\n") + "\n" + ASSASSINATE)
+    return parse_cards(db.source.rstrip("\n") + "\n" + ASSASSINATE + DOOM)
 
 
 # --- R-THRONE-1 -------------------------------------------------------------------------
@@ -173,18 +174,25 @@ def test_no_march_before_round_15_R_THRONE_5(scenario: ScenarioFn) -> None:
     assert m.round == 14 and not m.state.marched and at(m, "d1").attack == 0
 
 
-def test_marched_throne_is_immune_to_destroy_R_THRONE_5(scenario: ScenarioFn, db: CardDB) -> None:
-    """R-THRONE-5: a destroy effect kills a unit outright but not the throne."""
+def test_marched_throne_is_immune_to_destroy_R_THRONE_5(
+    scenario: ScenarioFn, illegal: IllegalFn, db: CardDB
+) -> None:
+    """R-THRONE-5: a destroy effect kills a unit outright but not the throne: the
+    throne is never its legal target, and one that reaches it untargeted (all enemies)
+    leaves it standing."""
     cards = with_assassinate(db)
     m = scenario(
-        "round 15\n" + HEAD + "hand blue assassinate assassinate\nunit c5 red brown_bear",
+        "round 15\n" + HEAD + "hand blue assassinate doom\nunit c5 red brown_bear\n"
+        "unit c4 red wolf_pup",
         cards=cards,
     )
+    illegal(m, "play assassinate d6", rule="R-THRONE-5")
     m.apply("play assassinate c5")
     assert m.unit_at("c5") is None
-    events = m.apply("play assassinate d6")
+    events = m.apply("play doom")
+    assert m.unit_at("c4") is None
     assert m.throne_hp(1) == 40 and not m.is_over
-    assert [e.kind for e in events if e.kind in ("immune", "destroy")] == ["immune"]
+    assert [e.kind for e in events if e.kind in ("immune", "destroy")] == ["destroy", "immune"]
 
 
 def test_all_unit_effects_and_defeat_still_apply_to_a_marched_throne_R_THRONE_5(

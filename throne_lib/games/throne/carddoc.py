@@ -77,6 +77,7 @@ WHO_ZH: dict[str, str] = {
     "adjacent_enemies": "周围敌人",
     "adjacent_units": "周围所有单位",
     "adjacent_barracks": "相邻友方兵营",
+    "adjacent_loadable": "相邻友方兵营或地精建筑",
     "all_allies": "所有友方单位",
     "all_enemies": "所有敌方单位",
     "row_enemies": "同一行的敌人",

@@ -102,9 +102,15 @@ class Card:
     @property
     def play_target(self) -> str | None:
         """The selector a play of this card asks a target for, if any."""
+        clause = self.target_clause
+        return clause.chosen if clause is not None else None
+
+    @property
+    def target_clause(self) -> Clause | None:
+        """The play clause that asks for a target, if any."""
         for clause in self.clauses("play"):
             if clause.chosen:
-                return clause.chosen
+                return clause
         return None
 
     @property
@@ -320,10 +326,10 @@ def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> 
     for card in cards.values():
         row = card.row
         for i, sid in enumerate(card.tiers):
-            ref = cards.get(sid)
-            if ref is None or ref.kind != "soldier":
+            ref = cards.get(sid)  # a deck minion may be a soldier too (狼崽, R-UNIT-5)
+            if ref is None or ref.kind not in ("soldier", "minion"):
                 problems.append(
-                    f"{filename}:{row}:tiers: level {i + 1} soldier {sid!r} is not a soldier id"
+                    f"{filename}:{row}:tiers: level {i + 1} soldier {sid!r} is not a soldier (or minion) id"
                 )
         for cap in card.captains:
             ref = cards.get(cap)

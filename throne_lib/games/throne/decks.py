@@ -92,7 +92,7 @@ def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
                 tuple(sorted({c.id for c in barracks})),
             )
         )
-    foreign = sorted({c.id for c in barracks if c.race not in (main_race, "neutral")})
+    foreign = sorted({c.id for c in barracks if c.race != main_race})  # none neutral
     if foreign and main_race is not None:
         out.append(
             DeckProblem(
@@ -143,13 +143,18 @@ def _general_for(db: CardDB, race_or_general: str) -> str:
 def signature_deck(db: CardDB, race_or_general: str, size: int = 30) -> SideSetup:
     """R-DECK-7: the race's production camp, exactly 8 minions, then barracks and
     spells up to ``size`` cards, within R-DECK-1..5. Built deterministically from the
-    table: cheaper cards first, up to 3 copies, race cards within the race quota."""
+    table: the race's next general as vice (its quota makes room: neutral cards are
+    only spells, R-BARRACKS-12), cheaper cards first, military barracks twice, up to 3
+    copies, race cards within the race quota."""
     general = _general_for(db, race_or_general)
     stored = stored_signature_deck(db, general) if size == 30 else None
     if stored is not None:
         return stored
     race = db[general].race
     deck: list[str] = []
+    peers = [g.id for g in db.of("general", race)]
+    if len(peers) > 1:
+        deck.append(peers[(peers.index(general) + 1) % len(peers)])
     camps = [c for c in db.of("barracks", race) if c.is_production]
     deck += [camps[0].id] if camps else []
     minions = sorted(db.of("minion", race), key=lambda c: (c.cost, c.row))
@@ -158,9 +163,10 @@ def signature_deck(db: CardDB, race_or_general: str, size: int = 30) -> SideSetu
             break
         card = minions[i % len(minions)]
         deck.append(card.id)
-    race_left = 10 - sum(1 for c in deck if db[c].race == race)
+    quota = 10 * sum(1 for c in [general, *deck] if db[c].kind == "general")
+    race_left = quota - sum(1 for c in deck if db[c].race == race and db[c].kind != "general")
     military = [c for c in db.of("barracks", race) if not c.is_production]
-    for card in military:
+    for card in military + military:
         if race_left > 0 and len(deck) < size:
             deck.append(card.id)
             race_left -= 1
@@ -178,11 +184,14 @@ def signature_deck(db: CardDB, race_or_general: str, size: int = 30) -> SideSetu
                     continue
                 race_left -= 1
             deck.append(card.id)
-    neutral_barracks = db.of("barracks", "neutral")
+    barracks = db.of("barracks", race)  # what is left of the quota: more barracks
     for copies in (1, 2, 3):
-        for card in neutral_barracks:
-            if len(deck) < size and deck.count(card.id) < copies:
+        for card in barracks:
+            n_barracks = sum(1 for c in deck if db[c].kind == "barracks")
+            room = len(deck) < size and race_left > 0 and n_barracks < 10
+            if room and deck.count(card.id) < copies:
                 deck.append(card.id)
+                race_left -= 1
     return SideSetup(general, tuple(deck))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.games.throne.lang import ParamType
+from throne_lib.games.throne.lang import Clause, ParamType
 from throne_lib.games.throne.state import BARRACKS, THRONE, Unit
 
 if TYPE_CHECKING:
@@ -57,8 +57,9 @@ def is_structure(eng: Engine, u: Unit) -> bool:
     return u.kind == BARRACKS or (u.kind == THRONE and not eng.state.marched)
 
 
-def chosen_cells(eng: Engine, side: int, selector: str) -> list[int]:
-    """Legal targets of a clause that asks for one (spells ignore taunt, R-COMBAT-5)."""
+def chosen_cells(eng: Engine, side: int, selector: str, destroys: bool = False) -> list[int]:
+    """Legal targets of a clause that asks for one (spells ignore taunt, R-COMBAT-5).
+    A clause that ``destroys`` its target never aims at a destroy-immune unit (R-THRONE-5)."""
     board = eng.state.board
     if selector in ("cell", "any_cell"):
         cells = eng.geo.half(side) if selector == "cell" else range(len(board))
@@ -67,8 +68,19 @@ def chosen_cells(eng: Engine, side: int, selector: str) -> list[int]:
     for u in board:
         if u is None or not _who_matches(eng, side, selector, u):
             continue
+        if destroys and eng.destroy_immune(u):
+            continue
         out.append(u.cell)
     return out
+
+
+def destroys_chosen(clause: Clause) -> bool:
+    """Whether a clause destroys the target it asks for: as its effect or as its cost
+    (献祭, 尸爆, 废料回收 destroy an ally first, R-THRONE-5)."""
+    chosen = clause.chosen
+    return chosen is not None and any(
+        call.name == "destroy" and call.args[0] in (chosen, "target") for call in clause.calls
+    )
 
 
 def _who_matches(eng: Engine, side: int, selector: str, u: Unit) -> bool:
@@ -119,6 +131,8 @@ def resolve_who(eng: Engine, ctx: Ctx, selector: str) -> list[Unit]:
             return [u for u in units if u.side != side and u.kind != BARRACKS]
         if selector == "adjacent_barracks":
             return [u for u in units if u.side == side and u.kind == BARRACKS]
+        if selector == "adjacent_loadable":  # what Load reaches (R-BARRACKS-10, R-GOBLIN-3)
+            return [u for u in units if u.side == side and u.kind in (BARRACKS, "building")]
         return units
     if selector in ("all_allies", "all_enemies"):
         want = side if selector == "all_allies" else 1 - side
@@ -220,7 +234,7 @@ def _summon(eng: Engine, ctx: Ctx, card: str, place: str, n: int) -> None:
 
 @effect("destroy", "who")
 def _destroy(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Destroy the targets outright; thrones are immune (R-THRONE-5)."""
+    """Destroy the targets outright; thrones are immune, never a chosen target (R-THRONE-5)."""
     for u in resolve_who(eng, ctx, who):
         eng.destroy(u, ctx.card)
     eng.cleanup()
@@ -249,7 +263,7 @@ def _retreat(eng: Engine, ctx: Ctx, n: int, who: str) -> None:
 
 @effect("load", "who")
 def _load(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Load barracks/buildings: barracks may buy 加派, buildings gain a use (R-BARRACKS-10)."""
+    """Load: barracks may buy 加派 (R-BARRACKS-10), buildings gain a use this turn (R-GOBLIN-3)."""
     for u in resolve_who(eng, ctx, who):
         eng.load(u, reset=False, card=ctx.card)
 

@@ -25,6 +25,12 @@ from throne_lib.games.throne.state import (
 )
 
 
+def opening_pool(db: CardDB, race: str) -> tuple[str, ...]:
+    """The barracks a side may found at the opening: its race's own, in table order
+    (R-OPEN-3; there are no neutral barracks, R-BARRACKS-12)."""
+    return tuple(c.id for c in db.values() if c.kind == BARRACKS and c.race == race)
+
+
 class Engine:
     """State + card table + rules, with the operations the rules are made of."""
 
@@ -59,13 +65,16 @@ class Engine:
 
     def is_loaded(self, b: Unit) -> bool:
         """Loaded by a battlecry this turn or by an adjacent Load aura (R-BARRACKS-10)."""
-        if b.loaded:
-            return True
-        for c in self.geo.around[b.cell]:
-            u = self.state.board[c]
-            if u is not None and u.side == b.side and u.aura_load:
-                return True
-        return False
+        return b.loaded or self.load_aura(b) is not None
+
+    def load_aura(self, u: Unit) -> Unit | None:
+        """The friendly Load aura (e.g. 总工程师) adjacent to ``u``, if any
+        (R-BARRACKS-10, R-GOBLIN-3)."""
+        for c in self.geo.around[u.cell]:
+            v = self.state.board[c]
+            if v is not None and v.side == u.side and v.aura_load:
+                return v
+        return None
 
     def captain_cost_cap(self) -> int:
         """R-BARRACKS-9: cost 1-2 from round 3, cost 3 from round 7."""
@@ -86,6 +95,15 @@ class Engine:
     def peasant_bonus(self, side: int) -> int:
         """R-TURN-3: +1/+2/+3 per living peasant of level 1/2/3."""
         return sum(u.peasant for u in self.state.board if u is not None and u.side == side)
+
+    def turn_mana(self, side: int) -> int:
+        """The mana a side's turn starts with: base mana + peasant bonus (R-TURN-1..3)."""
+        return self.rules.base_mana + self.peasant_bonus(side)
+
+    def destroy_immune(self, u: Unit) -> bool:
+        """Immune to "destroy" (R-THRONE-5; the reading: a throne throughout the match).
+        Never a legal target of an effect that destroys, a destroying cost included."""
+        return u.kind == THRONE
 
     def skill_cost(self, caster: Unit) -> tuple[int, int]:
         """(mana, hp) a skill costs this caster; the throne pays +1 mana (R-THRONE-6)."""
@@ -112,29 +130,35 @@ class Engine:
         u.hp = u.max_hp = card.hp
         u.move = 0 if card.kind in (BARRACKS, "building") else card.move
         u.range = card.range
-        u.armor = card.kw("armor")
-        u.shield = bool(card.kw("shield"))
-        u.siege = card.kw("siege")
-        u.taunt = bool(card.kw("taunt"))
-        u.flying = bool(card.kw("flying"))
-        u.airborne = u.flying
-        u.pierce = bool(card.kw("pierce"))
-        u.lifesteal = bool(card.kw("lifesteal"))
-        u.formation = bool(card.kw("formation"))
-        u.fortified = bool(card.kw("fortified")) and card.kind != BARRACKS  # R-BARRACKS-8
-        u.reborn = bool(card.kw("reborn"))
-        u.grow = card.kw("grow")
-        u.artisan = bool(card.kw("artisan"))
-        u.aura_load = bool(card.kw("aura_load"))
-        u.aura_summon = card.kw("aura_summon")
-        u.heal_aura = card.kw("heal_aura")
-        u.regen = card.kw("regen")
-        u.peasant = card.kw("peasant")
+        self.give_keywords(u, card)
         u.from_deck = from_deck
         if card.kind in (BARRACKS, "building"):
             u.level = 1
         st.board[cell] = u
         return u
+
+    def give_keywords(self, u: Unit, card: Card) -> None:
+        """A card's keywords onto ``u``: a unit it makes, or the throne of its general
+        at the royal march (R-THRONE-5). Pools add up and flags stay set."""
+        u.armor += card.kw("armor")
+        u.shield = u.shield or bool(card.kw("shield"))
+        u.siege += card.kw("siege")
+        u.taunt = u.taunt or bool(card.kw("taunt"))
+        u.flying = u.flying or bool(card.kw("flying"))
+        u.airborne = u.airborne or u.flying
+        u.pierce = u.pierce or bool(card.kw("pierce"))
+        u.lifesteal = u.lifesteal or bool(card.kw("lifesteal"))
+        u.formation = u.formation or bool(card.kw("formation"))
+        # R-BARRACKS-8: barracks are never fortified
+        u.fortified = u.fortified or (bool(card.kw("fortified")) and card.kind != BARRACKS)
+        u.reborn = u.reborn or bool(card.kw("reborn"))
+        u.grow += card.kw("grow")
+        u.artisan = u.artisan or bool(card.kw("artisan"))
+        u.aura_load = u.aura_load or bool(card.kw("aura_load"))
+        u.aura_summon += card.kw("aura_summon")
+        u.heal_aura += card.kw("heal_aura")
+        u.regen += card.kw("regen")
+        u.peasant += card.kw("peasant")
 
     def summon(self, card_id: str, side: int, cell: int, from_deck: bool) -> Unit:
         """Put a unit on the board and run its battlecry."""
@@ -219,7 +243,7 @@ class Engine:
         self.emit("shield", u.side, actor=card, target=u.card, target_cell=u.cell)
 
     def destroy(self, u: Unit, card: str) -> None:
-        if u.kind == THRONE:  # R-THRONE-5: immune to destroy
+        if self.destroy_immune(u):  # R-THRONE-5 (e.g. reached by a non-chosen selector)
             self.emit("immune", u.side, actor=card, target=u.card, target_cell=u.cell)
             return
         u.hp = 0
@@ -410,6 +434,7 @@ class Engine:
         dealt = self.damage(dfn, dmg, att.card, att.side)
         if att.lifesteal and dealt > 0:
             self.heal(att, dealt, att.card, overflow=True)
+        victim = None
         if att.pierce:
             behind = self.geo.behind(att.cell, dfn.cell)
             victim = self.state.board[behind] if behind is not None else None
@@ -417,13 +442,24 @@ class Engine:
                 self.damage(victim, att.attack, att.card, att.side, note="穿刺")
         if counter:
             self.damage(att, dfn.attack, dfn.card, dfn.side, note="反击")
-        killed = dfn.hp <= 0 and enemy
+        kills = sum(1 for v in (dfn, victim) if v is not None and v.side != att.side and v.hp <= 0)
+        counter_kill = counter and att.hp <= 0
         self.cleanup()
-        if killed and att.hp > 0 and self.state.board[att.cell] is att and self.state.phase != OVER:
-            if att.grow:
-                self.buff(att, att.grow, att.grow, att.card)
+        if kills and self.standing(att):
+            self.grow(att, kills)
             for clause in self.db[att.card].clauses("kill"):
                 run_clause(self, Ctx(att.side, att.card, att, att.cell), clause.calls)
+        if counter_kill and self.standing(dfn):
+            self.grow(dfn, 1)  # R-RACE-2: a kill by the counterattack counts too
+
+    def standing(self, u: Unit) -> bool:
+        """``u`` is still on the board and the match goes on."""
+        return u.hp > 0 and self.state.board[u.cell] is u and self.state.phase != OVER
+
+    def grow(self, u: Unit, kills: int) -> None:
+        """Grow N (成长): +N/+N for every kill (R-RACE-2)."""
+        for _ in range(kills if u.grow else 0):
+            self.buff(u, u.grow, u.grow, u.card)
 
     def _do_play(self, a: Action) -> None:
         st = self.state
@@ -628,6 +664,8 @@ class Engine:
                         self.give_armor(v, r.formation_armor, u.card)
             if u.heal_aura:
                 self.heal_around(u)
+            if u.kind == "building" and (aura := self.load_aura(u)) is not None:
+                self.load(u, reset=False, card=aura.card)  # R-GOBLIN-3: one use more
             if u.regen:
                 self.heal(u, u.regen, u.card)
             for clause in self.db[u.card].clauses("turn_start"):
@@ -637,8 +675,8 @@ class Engine:
         if st.phase == OVER:
             return
         s = st.sides[side]
-        bonus = self.peasant_bonus(side)
-        s.mana = r.base_mana + bonus  # R-TURN-1, R-TURN-2, R-TURN-3
+        s.mana = self.turn_mana(side)  # R-TURN-1, R-TURN-2, R-TURN-3
+        bonus = s.mana - r.base_mana
         s.bump("mana_available", s.mana)
         self.emit("mana_reset", side, amount=s.mana, note=f"农民+{bonus}" if bonus else "")
         if s.skill_cooldown > 0:
@@ -654,11 +692,20 @@ class Engine:
             t = st.throne(side)
             if t is None:
                 continue
-            g = self.db[t.card]
-            t.attack = g.attack + self.rules.march_attack_bonus
-            t.move = g.move + self.rules.march_move_bonus
-            t.range = g.range
+            self.march_throne(t)
             self.emit("march", side, actor=t.card, cell=t.cell, amount=t.attack)
+
+    def march_throne(self, t: Unit) -> None:
+        """R-THRONE-5: the throne becomes its general, keeping its remaining HP: the
+        general card's attack +5, move +1, range and keywords (flying takes off at
+        once, R-FLY-1). Not 复生: the throne's fall ends the match at once (R-THRONE-1)."""
+        g = self.db[t.card]
+        t.attack = g.attack + self.rules.march_attack_bonus
+        t.move = g.move + self.rules.march_move_bonus
+        t.range = g.range
+        reborn = t.reborn
+        self.give_keywords(t, g)
+        t.reborn = reborn
 
     def end_turn(self) -> None:
         st = self.state

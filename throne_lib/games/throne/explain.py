@@ -7,7 +7,9 @@ after an action was found missing from the legal list, to name the rule.
 from __future__ import annotations
 
 from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.effects import destroys_chosen
 from throne_lib.games.throne.engine import Engine
+from throne_lib.games.throne.lang import Clause
 from throne_lib.games.throne.legal import (
     attack_targets,
     can_attack,
@@ -25,7 +27,18 @@ from throne_lib.games.throne.state import (
     OPEN_REPLACE,
     OVER,
     THRONE,
+    Unit,
 )
+
+
+def immune_target(eng: Engine, target: Unit | None, clause: Clause | None) -> bool:
+    """The target is destroy-immune and the clause would destroy it (R-THRONE-5)."""
+    return (
+        target is not None
+        and clause is not None
+        and eng.destroy_immune(target)
+        and destroys_chosen(clause)
+    )
 
 
 def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
@@ -111,6 +124,12 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         if card.kind in ("soldier", "captain", "token", "building"):
             return "R-SETUP-3", f"a {card.kind} is never played from the hand"
         if a.target not in play_targets(eng, a.card):
+            clause = card.target_clause
+            if immune_target(eng, target, clause):
+                return (
+                    "R-THRONE-5",
+                    f"the throne is immune to destroy: {card.name} cannot target it",
+                )
             if card.kind == "spell":
                 return (
                     "R-UNIT-5",
@@ -156,6 +175,9 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
     if a.kind == "skill":
         if st.sides[st.turn].skill_cooldown > 0 and unit is not None and unit.kind == THRONE:
             return "R-THRONE-6", "the throne skill is on cooldown this turn"
+        assert unit is not None
+        if immune_target(eng, target, eng.db[unit.card].skill):
+            return "R-THRONE-5", "the throne is immune to destroy: this skill cannot target it"
         return (
             "R-HERO-2",
             "this hero cannot use its skill now (used, attacked, or not enough mana/HP)",

@@ -99,6 +99,7 @@ AUTO_WHO: dict[str, str] = {
     "adjacent_enemies": "enemy units around the anchor",
     "adjacent_units": "all units around the anchor",
     "adjacent_barracks": "friendly barracks around the anchor",
+    "adjacent_loadable": "friendly barracks and goblin buildings around the anchor (what Load reaches)",
     "all_allies": "every friendly unit except throne and barracks",
     "all_enemies": "every enemy unit except throne and barracks",
     "row_enemies": "enemy units in the anchor's row",

@@ -9,7 +9,7 @@ through the match.
 from __future__ import annotations
 
 from throne_lib.games.throne.actions import Action
-from throne_lib.games.throne.effects import chosen_cells
+from throne_lib.games.throne.effects import chosen_cells, destroys_chosen
 from throne_lib.games.throne.engine import Engine
 from throne_lib.games.throne.state import (
     BARRACKS,
@@ -121,8 +121,11 @@ def play_targets(eng: Engine, card_id: str) -> list[int]:
     if card.kind == "spell":
         if card.draw_only and len(s.hand) >= eng.rules.hand_limit:
             return []
-        chosen = card.play_target
-        return chosen_cells(eng, side, chosen) if chosen else [-1]
+        clause = card.target_clause
+        if clause is None:
+            return [-1]
+        assert clause.chosen is not None
+        return chosen_cells(eng, side, clause.chosen, destroys_chosen(clause))
     empty = [c for c in eng.geo.half(side) if board[c] is None]
     if card.kind == BARRACKS:  # R-BARRACKS-1, R-BARRACKS-6
         own = [u.cell for u in board if u is not None and u.side == side and u.kind == BARRACKS]
@@ -168,7 +171,8 @@ def skill_actions(eng: Engine, u: Unit) -> list[Action]:
     if mana > st.sides[u.side].mana or (hp and u.hp <= hp):
         return []
     if clause.chosen:
-        return [Action("skill", u.cell, t) for t in chosen_cells(eng, u.side, clause.chosen)]
+        targets = chosen_cells(eng, u.side, clause.chosen, destroys_chosen(clause))
+        return [Action("skill", u.cell, t) for t in targets]
     return [Action("skill", u.cell)]
 
 

@@ -17,12 +17,13 @@ from typing import Any
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES, Geometry
 from throne_lib.games.throne.cards import CardDB
-from throne_lib.games.throne.engine import Engine
+from throne_lib.games.throne.engine import Engine, opening_pool
 from throne_lib.games.throne.explain import explain_illegal
 from throne_lib.games.throne.legal import legal_actions
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.state import (
     BARRACKS,
+    MAIN,
     OPEN_REPLACE,
     OVER,
     THRONE,
@@ -139,9 +140,7 @@ class Match:
             s = sides[side]
             s.deck = list(setup.deck)
             state.rng.shuffle(s.deck)
-            s.opening_pool = tuple(
-                c.id for c in db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
-            )
+            s.opening_pool = opening_pool(db, s.race)
             cls._place_throne(eng, side)
         for side in (state.first, 1 - state.first):
             cls._deal_opening(eng, side)
@@ -249,6 +248,31 @@ class Match:
         self.eng.events = []
         self.eng.do(a)
         self.history.append(a)
+        self._legal = None
+        events = self.eng.events
+        self.eng.events = []
+        return events
+
+    def start_turn(self) -> list[Event]:
+        """Start the turn of the side to act, as the engine does after an ``end``: the
+        royal march (R-THRONE-5), take-off (R-FLY-1), turn-start effects, mana reset
+        with the peasant bonus (R-TURN-1..3), the throne skill's cooldown (R-THRONE-6)
+        and the draw (R-TURN-4..6). For a position loaded mid-turn from a scenario:
+        only before the first action, and recorded in :attr:`scenario` as a ``start``
+        line so a log of this match replays it."""
+        if self.history:
+            raise ValueError("start_turn() begins a loaded position; in play, 'end' starts turns")
+        if self.phase != MAIN:
+            raise ValueError(f"start_turn() needs the main phase, not {self.phase!r}")
+        if self.scenario and any(
+            line.split("#", 1)[0].split() == ["start"] for line in self.scenario.splitlines()
+        ):
+            raise ValueError("this position's turn was already started by its 'start' line")
+        marched = "yes" if self.eng.state.marched else "no"
+        self.eng.events = []
+        self.eng.start_turn(self.eng.state.turn)
+        if self.scenario:  # 'marched' as it was before the start (its default follows 'start')
+            self.scenario = self.scenario.rstrip("\n") + f"\nmarched {marched}\nstart\n"
         self._legal = None
         events = self.eng.events
         self.eng.events = []

@@ -22,8 +22,9 @@ before the lines that name that side):
 ``phase main|replace|found|captain|over`` · ``marched yes|no`` ·
 ``pending CELL`` (the barracks of an open captain offer) ·
 ``side SIDE general=ID [mana=N] [shuffles=N] [cooldown=N] [replaced=N]
-[founded=ID,ID] [pool=ID,ID] [uses=NAME:N,…] [stats=k:v,k:v]`` (``uses``: card
-names used this turn, R-TURN-9) ·
+[founded=ID,ID] [pool=ID,ID] [uses=NAME:N,…] [stats=k:v,k:v]`` (``mana``: by
+default the turn's own, base + peasants; ``uses``: card names used this turn,
+R-TURN-9) · ``start`` (start the ``turn`` side's turn as the engine does) ·
 ``hand|deck|grave|removed SIDE ID ID …`` (deck: bottom first, the last is drawn next) ·
 ``unit CELL SIDE ID [throne] [attr=value] [flag] …``.
 
@@ -38,10 +39,21 @@ from __future__ import annotations
 
 from throne_lib.games.throne.board import SIDE_NAMES
 from throne_lib.games.throne.cards import CardDB
-from throne_lib.games.throne.engine import Engine
+from throne_lib.games.throne.engine import Engine, opening_pool
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.games.throne.state import BARRACKS, OVER, PHASES_ALL, THRONE, SideState, State, Unit
+from throne_lib.games.throne.state import (
+    BARRACKS,
+    MAIN,
+    OPEN_FOUND,
+    OPEN_REPLACE,
+    OVER,
+    PHASES_ALL,
+    THRONE,
+    SideState,
+    State,
+    Unit,
+)
 
 _ALIASES = {"used": "summons_used", "bought": "summons_bought"}
 _SKIP = ("uid", "card", "side", "cell", "kind", "hp", "max_hp")
@@ -71,10 +83,17 @@ def load_scenario(
     line_of: dict[str, int] = {}  # header key or "side0"/"side1" -> its line number
     piles: list[tuple[int, str, int, list[str]]] = []
     unit_lines: list[tuple[int, list[str]]] = []
+    start = 0  # the line of 'start', if any
     for n, words in lines:
         where = f"{name}:{n}"
         key, rest = words[0], words[1:]
-        if key in ("seed", "round", "turn", "first", "phase", "marched", "pending"):
+        if key == "start":
+            if rest:
+                raise ScenarioError(f"{where}: 'start' takes no value")
+            if start:
+                raise ScenarioError(f"{where}: 'start' appears twice (first on line {start})")
+            start = n
+        elif key in ("seed", "round", "turn", "first", "phase", "marched", "pending"):
             if len(rest) != 1:
                 raise ScenarioError(f"{where}: '{key}' takes one value")
             header[key] = rest[0]
@@ -126,7 +145,7 @@ def load_scenario(
         s = SideState(general, db[general].race)
         field = "mana"
         try:
-            s.mana = int(opts.get("mana", "0"))
+            s.mana = int(opts.get("mana", "0"))  # when omitted: the turn's own, set below
             field = "shuffles"
             s.shuffles = int(opts.get("shuffles", "0"))
             field = "cooldown"
@@ -145,9 +164,7 @@ def load_scenario(
                 "(whole numbers; stats as key:N,key:N)"
             ) from None
         s.founded = _list(opts.get("founded", ""))
-        default_pool = tuple(
-            c.id for c in db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
-        )
+        default_pool = opening_pool(db, s.race)
         s.opening_pool = tuple(_list(opts["pool"])) if "pool" in opts else default_pool
         sides.append(s)
     state = State(rules.cells, sides, num("seed", 0))
@@ -162,9 +179,12 @@ def load_scenario(
         raise ScenarioError(
             f"{name}:{line_of['phase']}: phase must be one of {', '.join(PHASES_ALL)}"
         )
-    state.marched = (
-        header.get("marched", "yes" if state.round >= rules.march_round else "no") == "yes"
+    # By default the march (R-THRONE-5) has happened from round 15 on, except that a
+    # 'start' line starts a turn: round 15's march then happens at the first side's start.
+    marched = state.round > rules.march_round or (
+        state.round == rules.march_round and not (start and state.turn == state.first)
     )
+    state.marched = header.get("marched", "yes" if marched else "no") == "yes"
     for n, key, side, ids in piles:
         for cid in ids:
             if cid not in db:
@@ -197,8 +217,17 @@ def load_scenario(
             raise ScenarioError(f"{name}:{line_of['pending']}: pending: {exc}") from None
     if state.phase == OVER:
         state.winner = None
+    for side in (0, 1):  # mana= omitted: the turn's own (R-TURN-1..3); none in the opening
+        if "mana" not in side_opts[side] and state.phase not in (OPEN_REPLACE, OPEN_FOUND):
+            sides[side].mana = eng.turn_mana(side)
     setups = (SideSetup(sides[0].general), SideSetup(sides[1].general))
     m = Match(eng, num("seed", 0), setups)
+    if start:
+        if state.phase != MAIN:
+            raise ScenarioError(f"{name}:{start}: 'start' starts a turn of the main phase")
+        eng.start_turn(state.turn)
+        m.setup_events = eng.events
+        eng.events = []
     m.scenario = text
     return m
 
@@ -215,8 +244,7 @@ def _throne(eng: Engine, side: int, cell: int) -> Unit:
     t.move = 0
     t.range = general.range
     if eng.state.marched:
-        t.attack = general.attack + eng.rules.march_attack_bonus
-        t.move = general.move + eng.rules.march_move_bonus
+        eng.march_throne(t)
     return t
 
 
@@ -310,10 +338,7 @@ def to_text(match: Match) -> str:
                 opts.append(f"{key}={value}")
         if s.founded:
             opts.append("founded=" + ",".join(s.founded))
-        default_pool = tuple(
-            c.id for c in eng.db.values() if c.kind == BARRACKS and c.race in (s.race, "neutral")
-        )
-        if s.opening_pool != default_pool:
+        if s.opening_pool != opening_pool(eng.db, s.race):
             opts.append("pool=" + ",".join(s.opening_pool))
         if s.name_uses:
             opts.append("uses=" + ",".join(f"{k}:{v}" for k, v in sorted(s.name_uses.items())))

@@ -44,12 +44,12 @@ def deck_problems(
 
 def rewardable(db: CardDB, general: str) -> list[str]:
     """Cards a reward or a shop may offer: minions and spells of any race, barracks of
-    the main general's race or neutral (R-DECK-3), in table order."""
+    the main general's race only (R-DECK-3, R-BARRACKS-12), in table order."""
     race = db[general].race
     return [
         c.id
         for c in db.values()
-        if c.kind in REWARD_KINDS and (c.kind != "barracks" or c.race in (race, "neutral"))
+        if c.kind in REWARD_KINDS and (c.kind != "barracks" or c.race == race)
     ]
 
 
