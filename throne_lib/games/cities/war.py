@@ -144,11 +144,13 @@ class CityWar:
         raise IllegalAction(f"attack {city}", rule, why)
 
     # --- damage ---------------------------------------------------------------------
-    def attack_damage(self, attacker: int, city: str, base: int, kind: str) -> int:
+    def attack_damage(
+        self, attacker: int, city: str, base: int, kind: str, *, peek: bool = False
+    ) -> int:
         """What one attack deals ``city`` (CW-SIEGE-3 + defence effects, CW-CITY-8).
 
         ``kind``: ``sword`` (a hero's 剑 attack), ``soldier`` or ``fireball`` (magic: no
-        siege bonus)."""
+        siege bonus). ``peek`` estimates without spending 建业's first-attack shield."""
         dmg = base + (self.rules.siege_bonus if kind in ("sword", "soldier") else 0)
         if kind == "sword" and self._defence_has(attacker, "hero_sword_plus"):
             dmg += self._defence_value(attacker, "hero_sword_plus")
@@ -161,7 +163,8 @@ class CityWar:
                 and self._defence_has(owner, "first_attack_nullified")
                 and city not in self.first_hit_taken
             ):
-                self.first_hit_taken.add(city)
+                if not peek:
+                    self.first_hit_taken.add(city)
                 dmg = 0
         return max(0, dmg)
 
