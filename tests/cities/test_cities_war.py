@@ -4,11 +4,13 @@ deck reset, concession and victory."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from tests.cities.helpers import TABLE, cid, names, war
 from throne_lib.games.cities import EMPTY, CitiesRules, CityWar, parse_city_table
+from throne_lib.games.cities.table import DEFAULT_PATH, city_table_watcher
 from throne_lib.kit.protocol import IllegalAction
 from throne_lib.kit.tables import TableError
 
@@ -222,3 +224,19 @@ def test_grain_belongs_to_cities_no_carry_over() -> None:
     w = war([["洛阳", "南皮"], ["许昌"], ["建业"]], grain={"南皮": 2})
     w.damage(1, cid("南皮"), 10)
     assert w.current(0) == cid("洛阳") and w.grain[cid("洛阳")] == 30
+
+
+def test_city_table_live_reload(tmp_path: Path) -> None:
+    """CW-CITY-8: cities.csv reloads live like every card table; a broken save keeps the
+    table in force and reports file:row:column."""
+    f = tmp_path / "cities.csv"
+    text = (DEFAULT_PATH).read_text(encoding="utf-8")
+    f.write_text(text, encoding="utf-8")
+    watcher = city_table_watcher(f)
+    assert watcher.db["洛阳"].ai_weight == 5
+    f.write_text(text.replace("draw(2),5", "draw(2),9"), encoding="utf-8")
+    assert watcher.reload() and watcher.db["洛阳"].ai_weight == 9
+    f.write_text(text.replace("draw(2),5", "draw(2),nine"), encoding="utf-8")
+    watcher.reload()
+    assert watcher.db["洛阳"].ai_weight == 9
+    assert any("cities.csv:2:ai_weight" in e for e in watcher.errors)

@@ -10,6 +10,7 @@ separated by commas). Every problem is collected and raised at once as one
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from throne_lib.kit.live import TableWatcher
 from throne_lib.kit.tables import TableError
 
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cities.csv"
@@ -59,6 +61,8 @@ class City:
 @dataclass(frozen=True)
 class CityTable:
     cities: tuple[City, ...]
+    hash: str = ""  # digest of the table's text (the live watcher compares it)
+    source: str = ""  # the file it came from
 
     def __getitem__(self, key: str) -> City:
         for c in self.cities:
@@ -94,7 +98,7 @@ def _effects(
     return tuple(out)
 
 
-def parse_city_table(text: str, filename: str = "cities.csv") -> CityTable:
+def parse_city_table(text: str, filename: str = "cities.csv", path: str = "") -> CityTable:
     """Validate CSV text and build the table; raise TableError listing every problem."""
     try:
         frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
@@ -130,9 +134,16 @@ def parse_city_table(text: str, filename: str = "cities.csv") -> CityTable:
         cities.append(City(cid, name, defence, capture, weight))
     if problems:
         raise TableError(problems)
-    return CityTable(tuple(cities))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return CityTable(tuple(cities), digest, path or filename)
 
 
 def load_city_table(path: str | Path | None = None) -> CityTable:
     p = Path(path) if path else DEFAULT_PATH
-    return parse_city_table(p.read_text(encoding="utf-8"), p.name)
+    return parse_city_table(p.read_text(encoding="utf-8"), p.name, str(p))
+
+
+def city_table_watcher(path: str | Path | None = None, interval: float = 0.25) -> TableWatcher:
+    """The kit's live watcher on ``cities.csv``: a fixed table replaces the one in
+    force; a broken one keeps it and lists its FILE:ROW:COLUMN problems."""
+    return TableWatcher(Path(path) if path else DEFAULT_PATH, parse_city_table, interval)
