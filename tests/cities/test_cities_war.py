@@ -196,6 +196,9 @@ def test_victory_by_team_count() -> None:
     assert w.victory_count() == 4
     w.damage(2, cid("南平"), 15)
     assert w.result == [1.0, -1.0, 1.0, -1.0] and w.end_rule == "CW-WIN-1"
+    with pytest.raises(IllegalAction) as exc:  # the match ends at once
+        w.damage(1, cid("成都"), 30)
+    assert exc.value.rule == "CW-WIN-1" and w.owner(cid("成都")) == 3
 
 
 def test_victory_by_elimination_and_concession() -> None:

@@ -134,6 +134,10 @@ class CityWar:
     def check_target(self, seat: int, city: str) -> None:
         if city in self.attack_targets(seat):
             return
+        if self.result is not None:
+            raise IllegalAction(f"attack {city}", self.end_rule, "the match is over")
+        if self.out[seat]:
+            raise IllegalAction(f"attack {city}", "CW-WIN-5", "the player is out")
         owner = self.owner(city)
         if city in self.banned.get(seat, set()):
             rule, why = "CW-ABANDON-3", f"{self._name(city)} was abandoned by this player"
