@@ -243,3 +243,19 @@ def test_city_table_live_reload(tmp_path: Path) -> None:
     watcher.reload()
     assert watcher.db["洛阳"].ai_weight == 9
     assert any("cities.csv:2:ai_weight" in e for e in watcher.errors)
+
+
+def test_view_is_json_and_shows_only_the_viewers_bans() -> None:
+    """CW-ABANDON-3 (the ban is the abandoner's alone) / CW-STACK-1 (bottom = start)."""
+    import json
+
+    w = war([["洛阳", "南皮"], ["许昌"], ["建业"]], teams=[0, 1, 1])
+    w.abandon(0)
+    mine, theirs = w.view(0), w.view(1)
+    json.dumps(mine)
+    assert [e["banned"] for e in mine["empty"]] == [True]
+    assert [e["banned"] for e in theirs["empty"]] == [False]
+    assert mine["stacks"][0] == [
+        {"id": cid("洛阳"), "name": "洛阳", "grain": 30, "full": 30, "start": True}
+    ]
+    assert mine["team_cities"] == {"0": 1, "1": 2} and mine["victory_count"] == 4

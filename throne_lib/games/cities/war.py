@@ -147,6 +147,32 @@ class CityWar:
             rule, why = "CW-SIEGE-1", f"{self._name(city)} is not an opponent's or empty city"
         raise IllegalAction(f"attack {city}", rule, why)
 
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The city part of an observation, JSON-able. Every city is face up after the
+        reveal (CW-SETUP-5), so all seats see the same except their own 弃守 bans."""
+
+        def card(c: str, owner: int) -> dict[str, Any]:
+            full = self.full_grain(owner, c) if owner >= 0 else self.rules.city_grain
+            return {"id": c, "name": self._name(c), "grain": self.grain[c], "full": full}
+
+        return {
+            "stacks": [
+                [card(c, s) | {"start": i == 0} for i, c in enumerate(st)]
+                for s, st in enumerate(self.stacks)
+            ],
+            "empty": [
+                card(c, EMPTY) | {"banned": seat is not None and c in self.banned.get(seat, ())}
+                for c in self.empty
+            ],
+            "teams": list(self.teams),
+            "out": list(self.out),
+            "team_cities": {str(t): self.team_cities(t) for t in sorted(set(self.teams))},
+            "victory_count": self.victory_count(),
+            "targets": self.attack_targets(seat) if seat is not None else [],
+            "result": self.result,
+            "end_rule": self.end_rule,
+        }
+
     # --- damage ---------------------------------------------------------------------
     def attack_damage(
         self, attacker: int, city: str, base: int, kind: str, *, peek: bool = False
