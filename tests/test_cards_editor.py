@@ -144,7 +144,7 @@ def test_add_duplicate_delete_rows(table: Path) -> None:
 
 
 def test_the_editor_follows_the_file_on_disk(table: Path) -> None:
-    watcher = CardTableWatcher(table)
+    watcher = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     ed = CardsEditor(watcher=watcher)
     assert ed.path == table
     text = table.read_text(encoding="utf-8")

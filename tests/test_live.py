@@ -52,7 +52,7 @@ class Seen:
 
 
 def test_in_place_edit_is_reloaded_and_subscribers_see_the_new_card(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     seen = Seen()
     w.subscribe(seen)
     assert w.check() is False  # nothing changed yet
@@ -72,7 +72,7 @@ def test_in_place_edit_is_reloaded_and_subscribers_see_the_new_card(table: Path)
 def test_same_size_rewrite_within_the_timestamp_granularity_is_seen(table: Path) -> None:
     """Two in-place writes of the same size may leave (mtime, size, inode) alike on a
     coarse clock; a fresh file is compared byte for byte as well."""
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     st = table.stat()
     hp = w.db["militia"].hp
     hp2 = hp + 1 if len(str(hp + 1)) == len(str(hp)) else hp - 1
@@ -87,7 +87,7 @@ def test_same_size_rewrite_within_the_timestamp_granularity_is_seen(table: Path)
 
 
 def test_atomic_rename_save_is_reloaded(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     seen = Seen()
     w.subscribe(seen)
     inode = table.stat().st_ino
@@ -99,7 +99,7 @@ def test_atomic_rename_save_is_reloaded(table: Path) -> None:
 
 
 def test_broken_table_keeps_the_old_one_and_names_row_and_column(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     seen = Seen()
     w.subscribe(seen)
     good = w.db
@@ -127,7 +127,7 @@ def test_broken_table_keeps_the_old_one_and_names_row_and_column(table: Path) ->
 
 
 def test_same_errors_again_do_not_notify_twice(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     seen = Seen()
     w.subscribe(seen)
     write_atomic(table, "id,name\n")
@@ -138,7 +138,7 @@ def test_same_errors_again_do_not_notify_twice(table: Path) -> None:
 
 
 def test_a_failing_subscriber_does_not_stop_the_others(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
 
     def broken(update: TableUpdate) -> None:
         raise RuntimeError("boom")
@@ -209,7 +209,7 @@ def _soldier_on_board(match: Match) -> str | None:
 
 
 def test_edit_mid_match_then_replay_reproduces_the_final_state(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     db0 = w.db
     m = Match.new(db0, SideSetup.signature(db0, "human"), SideSetup.signature(db0, "undead"), 5)
     out = io.StringIO()
@@ -270,7 +270,7 @@ def test_edit_mid_match_then_replay_reproduces_the_final_state(table: Path) -> N
 
 
 def test_hot_swap_refuses_a_table_without_a_card_in_use(table: Path) -> None:
-    w = CardTableWatcher(table)
+    w = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     db0 = w.db
     m = Match.new(db0, SideSetup.signature(db0, "human"), SideSetup.signature(db0, "undead"), 1)
     sheet = Sheet.parse(table.read_text(encoding="utf-8"))

@@ -56,7 +56,7 @@ def test_relic_table_header_problems() -> None:
         parse_relics("id,name,rarity,effects,enemy,text\n")
     with pytest.raises(TowerTableError, match=r"relics.csv:1:colour: unknown column"):
         parse_relics(RELIC_HEAD.strip() + ",colour\nx,甲,common,1,opening_shield,yes,,red\n")
-    with pytest.raises(TowerTableError, match=r"no relics"):
+    with pytest.raises(TowerTableError, match=r"relics.csv:2:-: the table has no rows"):
         parse_relics(RELIC_HEAD)
 
 

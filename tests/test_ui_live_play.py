@@ -20,7 +20,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 def test_play_app_hot_swaps_a_valid_edit_and_survives_a_broken_one(tmp_path: Path) -> None:
     table = tmp_path / "cards.csv"
     shutil.copy(DEFAULT_PATH, table)
-    watcher = CardTableWatcher(table)
+    watcher = CardTableWatcher(table, settle=0)  # reload semantics, not timing
     app = PlayApp(ai_mode="manual", rules="quick", watcher=watcher)
     widget = app.start(7)
     assert widget is not None

@@ -15,8 +15,9 @@
 from the registry (:mod:`throne_lib.kit.registry`) and a game's own commands from its
 ``Game.cli`` hook. ``replay`` and ``log`` read the game from the log's header.
 
-Exit status: 0 success, 1 a check failed or an error, 2 bad usage. Errors are one
-line on stderr (a broken card table: one line per problem), never a traceback.
+Exit status: 0 success, 1 a check failed or an error, 2 bad usage or an unexpected
+error. Errors are one line on stderr (a broken card table: one line per problem), never
+a traceback; ``--debug`` anywhere on the line shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -175,6 +176,8 @@ def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
     game = game or registry.get(registry.DEFAULT_GAME)
     parser = argparse.ArgumentParser(prog="throne", description="Throne & Phalanx (王座与方阵)")
     _game_option(parser)
+    # main() takes --debug out of the line wherever it stands; this makes --help show it
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     cards = sub.add_parser("cards", help="the card table").add_subparsers(
@@ -252,7 +255,37 @@ def _delegated(command: str, rest: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. ``--debug`` anywhere on the line shows the traceback of an error
+    instead of its one line."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args_list
+    args_list = [a for a in args_list if a != "--debug"]
+    try:
+        return _run(args_list, debug)
+    except BrokenPipeError:  # `throne replay -v LOG | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("throne: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # anything else: still one line, never a traceback
+        if debug:
+            raise
+        print(
+            f"throne: error: {type(exc).__name__}: {one_line(str(exc))} "
+            "(run again with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """A message on one line: pandas and JSON errors carry newlines (a stray ``)`` line)."""
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _run(args_list: list[str], debug: bool) -> int:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--game", default=None)
     known, rest = pre.parse_known_args(args_list)
@@ -273,15 +306,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.game = game.name
     try:
         return int(args.func(args))
-    except BrokenPipeError:  # `throne replay -v LOG | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
     except Exception as exc:
-        lines = _error_lines(game, exc)
+        lines = None if debug else _error_lines(game, exc)
         if lines is None:
             raise
         for line in lines:
-            print(line, file=sys.stderr)
+            print(one_line(line), file=sys.stderr)
         return 1
 
 

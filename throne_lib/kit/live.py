@@ -4,8 +4,10 @@ subscribers.
 :class:`TableWatcher` is generic over the game's table parser ``parse(text, filename,
 path)``, which returns the table (with ``hash`` and ``source``) or raises
 :class:`TableError` listing ``FILE:ROW:COLUMN: message`` problems. It polls the file's ``(mtime_ns, size, inode)``, so an in-place
-write and an editor's atomic save-by-rename are both seen. A change that does not
-load (a broken table, a half-written file) keeps the last valid table in force and
+write and an editor's atomic save-by-rename are both seen. A changed file is adopted
+only once it has stopped changing for ``settle`` seconds: a table being written in
+chunks (a valid prefix parses as a shorter table) is never taken half-way. A change
+that does not load (a broken table) keeps the last valid table in force and
 lists the problems in :attr:`TableWatcher.errors` (``cards.csv:ROW:COLUMN: message``)
 until the file loads again; subscribers are called on every change of either.
 
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from throne_lib.kit.tables import TableError
+from throne_lib.kit.textfile import TextFileError, decode_utf8
 
 Parse = Callable[[str, str, str], Any]  # (text, filename, path) -> table; raises TableError
 
@@ -70,11 +73,21 @@ class TableWatcher:
     error: type[TableError] = TableError  # raised by a broken table at start
 
     def __init__(
-        self, path: str | Path, parse: Parse, interval: float = 0.25, db: Any = None
+        self,
+        path: str | Path,
+        parse: Parse,
+        interval: float = 0.25,
+        db: Any = None,
+        settle: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = Path(path)
         self.parse = parse
         self.interval = interval
+        self.settle = settle  # seconds a changed file must stay unchanged to be read
+        self._clock = clock
+        self._seen: Stamp | None = None  # the stamp at the last poll …
+        self._seen_at = 0.0  # … and since when it has been the same
         self.errors: list[str] = []
         self.reloads = 0  # how many new valid tables were applied
         self.callback_errors: list[str] = []
@@ -109,18 +122,22 @@ class TableWatcher:
             return _Problems([f"{name}:1:-: cannot read the file ({exc.strerror or exc})"])
         self._bytes = data
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return _Problems([f"{name}:1:-: not UTF-8 text ({exc.reason})"])
+            text = decode_utf8(data, name)
+        except TextFileError as exc:
+            return _Problems([f"{name}:{exc.line}:-: column {exc.column}: {exc.problem}"])
         try:
             return self.parse(text, name, str(self.path))
         except TableError as exc:
             return _Problems(exc.problems)
 
     def check(self) -> bool:
-        """Poll the file once; reload when its stamp changed. True when something
-        changed (a new table applied, or the problems list changed)."""
+        """Poll the file once; reload when its stamp changed and has then stayed the same
+        for ``settle`` seconds. True when something changed (a new table applied, or the
+        problems list changed)."""
         stamp = _stamp(self.path)
+        now = self._clock()
+        if stamp != self._seen:  # changing (again): wait until it has settled
+            self._seen, self._seen_at = stamp, now
         if stamp == self._stamp:
             # Two same-size writes within the filesystem's timestamp granularity leave
             # the stamp alike: while the file is fresh, compare its bytes too.
@@ -128,7 +145,16 @@ class TableWatcher:
                 return False
             if self._read() == self._bytes:
                 return False
+            self._stamp, self._seen_at = None, now  # changed in place: let it settle
+        if now - self._seen_at < self.settle:
+            return False
         self._stamp = stamp
+        return self.reload()
+
+    def saved(self) -> bool:
+        """The file was just written whole and atomically (the card editor's save):
+        adopt it now, without waiting for it to settle."""
+        self._stamp = self._seen = _stamp(self.path)
         return self.reload()
 
     def reload(self) -> bool:

@@ -29,6 +29,7 @@ from typing import Any, Protocol, TextIO
 
 from throne_lib.kit import registry
 from throne_lib.kit.protocol import GameMatch, IllegalAction
+from throne_lib.kit.textfile import TextFileError, read_text, text_lines
 
 FORMAT = "throne-log"
 VERSION = 1
@@ -456,7 +457,9 @@ def _parse_record(data: dict[str, Any], path: str, line: int, expected_i: int) -
             raise err(f"missing field {name!r} in an action record")
     i = field_of(data, "i", int, err)
     if i != expected_i:
-        raise err(f"action number {i}, expected {expected_i}")
+        raise err(
+            f"action number {str(i)[:20]}{'…' if len(str(i)) > 20 else ''}, expected {expected_i}"
+        )
     events = field_of(data, "events", list, err)
     return LogRecord(
         i, field_of(data, "action", str, err), tuple(events), field_of(data, "hash", str, err), line
@@ -500,17 +503,17 @@ def read_log(path: str | Path) -> LogFile:
     p = Path(path)
     name = str(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, name)
     except OSError as exc:
         raise LogError(name, 0, f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise LogError(name, 1, f"not UTF-8 text ({exc.reason})") from None
+    except TextFileError as exc:  # at the line of the bad byte, not always line 1
+        raise LogError(name, exc.line, f"column {exc.column}: {exc.problem}") from None
     return parse_log(text, name)
 
 
 def parse_log(text: str, path: str = "<log>") -> LogFile:
     """Parse the text of a log (see :func:`read_log`)."""
-    lines = text.splitlines()
+    lines = text_lines(text)
     if not any(line.strip() for line in lines):
         raise LogError(path, 1, "empty file: expected a throne-log header line")
     log: LogFile | None = None
@@ -523,6 +526,10 @@ def parse_log(text: str, path: str = "<log>") -> LogFile:
         except json.JSONDecodeError as exc:
             cut = " (truncated line?)" if n == len(lines) and not text.endswith("\n") else ""
             raise LogError(path, n, f"bad JSON{cut}: {exc.msg} at column {exc.colno}") from None
+        except RecursionError:
+            raise LogError(path, n, "bad JSON: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            raise LogError(path, n, f"bad JSON: {exc}") from None
         if not isinstance(data, dict):
             raise LogError(path, n, f"expected a JSON object, got {type(data).__name__}")
         if log is None or c is None:
@@ -543,6 +550,13 @@ def parse_log(text: str, path: str = "<log>") -> LogFile:
 
 
 # --- replaying -------------------------------------------------------------------------
+
+
+def _first_difference(logged: list[Any], replayed: list[dict[str, Any]]) -> str:
+    for k, (a, b) in enumerate(zip(logged, replayed, strict=False), start=1):
+        if a != b:
+            return f"event {k}: log has {json.dumps(a, ensure_ascii=False)[:120]}, replay gives {json.dumps(b, ensure_ascii=False)[:120]}"
+    return f"log has {len(logged)} events, replay gives {len(replayed)}"
 
 
 def replay(log: LogFile | str | Path, check: bool = True) -> Any:
@@ -592,11 +606,20 @@ def iter_replay(
                 lf.path, rec.line, f"action {rec.i} {rec.action!r} after the match ended"
             )
         try:
-            match.apply(rec.action)
+            events = match.apply(rec.action)
         except IllegalAction as exc:
             raise LogError(lf.path, rec.line, f"action {rec.i}: {exc}") from None
         except ValueError as exc:
             raise LogError(lf.path, rec.line, f"action {rec.i}: {exc}") from None
+        if check:  # the events too: a log whose events were edited disagrees with itself
+            replayed = _events(events)
+            if replayed != list(rec.events):
+                raise LogError(
+                    lf.path,
+                    rec.line,
+                    f"events of action {rec.i} {rec.action!r} differ from "
+                    f"the replay: {_first_difference(list(rec.events), replayed)}",
+                )
         if check and match.hash() != rec.hash:
             raise LogError(
                 lf.path,

@@ -81,6 +81,9 @@ class Game:
     log_codec: Any = None  # a kit.log.LogCodec or "module:attr"; None: kit.log.SimpleCodec
     sim_hooks: Any = None  # a kit.sim.SimHooks or "module:attr"; None: the kit's rows only
     parse_table: Callable[[str], Any] | None = None  # card-table text -> the game's table
+    # the other tables of ``card_tables``: file name -> (text, file name) -> table; a bad
+    # table raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load them all)
+    table_parsers: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
     cli: Any = None  # the game's command hooks or "module:attr" (see throne_lib/cli.py)
 
     def hook(self, name: str) -> Any:

@@ -39,12 +39,32 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One legal move of a player. ``cell``/``target`` are cell indices or -1."""
+    """One legal move of a player. ``cell``/``target`` are cell indices or -1.
+
+    The field types are checked when an action is built (``TypeError``; an unknown kind
+    is a ``ValueError``), so a float cell such as ``0.0`` — equal to ``0`` and hashing
+    alike — can never pass the legality check and then break the engine half-way.
+    Whether a cell lies on the board is the match's question (``IllegalAction``).
+    """
 
     kind: str
     cell: int = -1
     target: int = -1
     card: str = ""
+
+    def __post_init__(self) -> None:
+        # ``type(x) is int`` rejects bool, float and numpy ints in one cheap test
+        if (
+            type(self.cell) is not int
+            or type(self.target) is not int
+            or type(self.card) is not str
+            or type(self.kind) is not str
+        ):
+            _bad_types(self)
+        if self.kind not in ACTION_FIELDS:
+            raise ValueError(
+                f"unknown action kind {self.kind!r}; kinds: {', '.join(ACTION_FIELDS)}"
+            )
 
     def text(self, geo: Geometry | None = None) -> str:
         g = geo or geometry()
@@ -54,8 +74,10 @@ class Action:
             value = getattr(self, name)
             if name == "card":
                 parts.append(value)
-            elif value >= 0:
+            elif 0 <= value < g.size:
                 parts.append(g.name(value))
+            elif value != -1:  # off the board: still printable, for the error message
+                parts.append(f"#{value}")
         return " ".join(parts)
 
     def __str__(self) -> str:
@@ -83,7 +105,24 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Action:
+        """The inverse of :meth:`to_dict`; ``ValueError``/``TypeError`` naming the field."""
+        if not isinstance(data, dict):
+            raise TypeError(f"an action is a JSON object, got {type(data).__name__}")
+        unknown = sorted(set(data) - {"kind", "cell", "target", "card"})
+        if unknown:
+            raise ValueError(f"unknown action field(s): {', '.join(map(str, unknown))}")
+        if "kind" not in data:
+            raise ValueError("an action needs a 'kind'")
         return cls(**data)
+
+
+def _bad_types(a: Action) -> None:
+    for name, want in (("kind", str), ("cell", int), ("target", int), ("card", str)):
+        value = getattr(a, name)
+        if type(value) is not want:
+            raise TypeError(
+                f"Action.{name} must be {want.__name__}, got {type(value).__name__} {value!r:.40}"
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,8 @@ import pandas as pd
 
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
+from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
+from throne_lib.kit.csvtable import read_rows, read_table_text
 from throne_lib.kit.tables import TableError
 
 COLUMNS = (
@@ -168,44 +170,39 @@ class CardDB(Mapping[str, Card]):
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards.csv"
 
 
-def load_cards(path: str | Path | None = None) -> CardDB:
+def load_cards(path: str | Path | None = None, limits: CardLimits = DEFAULT_CARD_LIMITS) -> CardDB:
     """Read and validate a card table file (default: the repository's ``cards.csv``)."""
     p = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
-    return parse_cards(text, p.name, str(p))
-
-
-def parse_cards(text: str, filename: str = "cards.csv", path: str = "") -> CardDB:
-    """Validate CSV text and build the database; raise :class:`CardTableError`."""
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        line = _line_of(str(exc))
-        raise CardTableError([f"{filename}:{line}:-: not a valid CSV table ({exc})"]) from None
     problems: list[str] = []
-    missing = [c for c in COLUMNS if c not in frame.columns]
-    for col in missing:
-        problems.append(
-            f"{filename}:1:{col}: missing column (expected columns: {', '.join(COLUMNS)})"
-        )
-    if missing:
+    text = read_table_text(p, problems)
+    if text is None:
         raise CardTableError(problems)
-    for col in frame.columns:
-        if col not in COLUMNS:
-            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(COLUMNS)})")
+    return parse_cards(text, p.name, str(p), limits)
 
+
+def parse_cards(
+    text: str,
+    filename: str = "cards.csv",
+    path: str = "",
+    limits: CardLimits = DEFAULT_CARD_LIMITS,
+) -> CardDB:
+    """Validate CSV text and build the database; raise :class:`CardTableError`.
+    Numbers beyond ``limits`` are problems like any other."""
+    text = text.removeprefix("\ufeff")
+    problems: list[str] = []
+    rows = read_rows(text, filename, COLUMNS, problems)  # strict: cells, rows, quoting
+    if not rows:
+        raise CardTableError(problems)
+    structural = bool(problems)
+    broken: set[str] = set()  # ids of rows with problems: not "unknown" to other rows
     cards: dict[str, Card] = {}
     names: dict[str, int] = {}
     ids: dict[str, int] = {}
-    for index, raw in enumerate(frame.to_dict("records")):
-        row = index + 2
-        rec = {str(k): str(v).strip() for k, v in raw.items()}
+    for row, rec in rows:
         err = functools.partial(_report, problems, filename, row)
-        card = _row(rec, row, err)
+        card = _row(rec, row, err, limits)
         if card is None:
+            broken.add(rec["id"])
             continue
         if card.id in ids:
             err("id", f"duplicate id {card.id!r} (first on row {ids[card.id]})")
@@ -217,18 +214,27 @@ def parse_cards(text: str, filename: str = "cards.csv", path: str = "") -> CardD
         names[card.name] = row
         cards[card.id] = card
 
-    _cross_check(cards, filename, problems)
+    if not structural:  # rows left out would only add false "unknown id" problems
+        _cross_check(cards, filename, problems, broken)
     if problems:
         raise CardTableError(problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return CardDB(cards=dict(cards), source=text, hash=digest, path=path)
 
 
+_NUMBER = re.compile(r"-?[0-9]{1,12}")
+
+
 def _report(problems: list[str], filename: str, row: int, col: str, msg: str) -> None:
     problems.append(f"{filename}:{row}:{col}: {msg}")
 
 
-def _row(rec: dict[str, str], row: int, err: Callable[[str, str], None]) -> Card | None:
+def _row(
+    rec: dict[str, str],
+    row: int,
+    err: Callable[[str, str], None],
+    limits: CardLimits = DEFAULT_CARD_LIMITS,
+) -> Card | None:
     ok = True
     cid = rec["id"]
     if not _ID.match(cid):
@@ -262,24 +268,35 @@ def _row(rec: dict[str, str], row: int, err: Callable[[str, str], None]) -> Card
                 ok = False
             numbers[col] = default
             continue
+        top = getattr(limits, col)
         try:
+            # ASCII digits only (int() also takes "1_000" and other scripts' digits), and
+            # not too many of them (int() of a long digit string is slow, never in range)
+            if not _NUMBER.fullmatch(value):
+                raise ValueError(value)
             number = int(value)
         except ValueError:
-            err(col, f"expected a whole number, got {value!r}")
+            shown = value if len(value) <= 40 else value[:39] + "…"
+            err(col, f"expected a whole number, got {shown!r}")
             ok = False
             continue
         floor = lo if (is_unit or col == "cost") else 0
         if number < floor:
             err(col, f"expected a whole number ≥ {floor}, got {number}")
             ok = False
+        elif number > top:
+            err(col, f"expected a whole number ≤ {top} (CardLimits.{col}), got {number}")
+            ok = False
         numbers[col] = number
     try:
-        keywords = parse_keywords(rec["keywords"])
+        keywords = parse_keywords(rec["keywords"], limits.effect_number, limits.cell_chars)
     except LangError as exc:
         err("keywords", str(exc))
         keywords, ok = (), False
     try:
-        effects = parse_effects(rec["effects"], SPECS, DEFAULTS)
+        effects = parse_effects(
+            rec["effects"], SPECS, DEFAULTS, limits.effect_number, limits.cell_chars
+        )
     except LangError as exc:
         err("effects", str(exc))
         effects, ok = (), False
@@ -321,18 +338,28 @@ def _row(rec: dict[str, str], row: int, err: Callable[[str, str], None]) -> Card
     )
 
 
-def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> None:
-    """References between rows: tiers, captain pools, summoned tokens."""
+def _cross_check(
+    cards: dict[str, Card],
+    filename: str,
+    problems: list[str],
+    broken: set[str] | frozenset[str] = frozenset(),
+) -> None:
+    """References between rows: tiers, captain pools, summoned tokens. A reference to a
+    row that has problems of its own is not reported again."""
     for card in cards.values():
         row = card.row
         for i, sid in enumerate(card.tiers):
             ref = cards.get(sid)  # a deck minion may be a soldier too (狼崽, R-UNIT-5)
+            if ref is None and sid in broken:
+                continue
             if ref is None or ref.kind not in ("soldier", "minion"):
                 problems.append(
                     f"{filename}:{row}:tiers: level {i + 1} soldier {sid!r} is not a soldier (or minion) id"
                 )
         for cap in card.captains:
             ref = cards.get(cap)
+            if ref is None and cap in broken:
+                continue
             if ref is None or ref.kind not in ("captain", "soldier"):
                 problems.append(
                     f"{filename}:{row}:captains: {cap!r} is not a captain (or worker) id"
@@ -343,6 +370,8 @@ def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> 
                     if ptype != "card":
                         continue
                     ref = cards.get(str(arg))
+                    if ref is None and str(arg) in broken:
+                        continue
                     if ref is None or ref.kind not in SUMMONABLE:
                         problems.append(
                             f"{filename}:{row}:effects: {call.name}: {arg!r} is not the id of a "
@@ -354,8 +383,3 @@ def _cross_check(cards: dict[str, Card], filename: str, problems: list[str]) -> 
             )
         if card.kind != "general" and card.skill is not None:
             problems.append(f"{filename}:{row}:effects: only generals have a skill clause")
-
-
-def _line_of(message: str) -> int:
-    m = re.search(r"line (\d+)", message)
-    return int(m.group(1)) if m else 1

@@ -16,6 +16,9 @@ from pathlib import Path
 
 from throne_lib.games.throne.cards import DECK_KINDS, RACES, CardDB
 from throne_lib.games.throne.match import SideSetup
+from throne_lib.kit.textfile import read_text, text_lines
+
+MAX_COUNT = 1000  # far above any deck rule (R-DECK-1); a sanity bound for a deck file
 
 
 @dataclass(frozen=True)
@@ -217,7 +220,7 @@ def parse_deck(text: str, source: str = "deck") -> SideSetup:
     general = ""
     vices: list[str] = []
     cards: list[str] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
+    for n, raw in enumerate(text_lines(text), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -227,11 +230,18 @@ def parse_deck(text: str, source: str = "deck") -> SideSetup:
             vices.append(line.split(":", 1)[1].strip())
         else:
             parts = line.split()
-            if len(parts) != 2 or not parts[0].isdigit():
+            if len(parts) != 2 or not parts[0].isascii() or not parts[0].isdigit():
                 raise ValueError(
-                    f"{source}:{n}: expected 'COUNT CARD_ID', 'general: ID' or 'vice: ID', got {raw!r}"
+                    f"{source}:{n}: expected 'COUNT CARD_ID', 'general: ID' or 'vice: ID', got {raw[:80]!r}"
+                )
+            # a count is a few copies: a typo such as 1000000000 must not build a huge list
+            if len(parts[0]) > 4 or int(parts[0]) > MAX_COUNT:
+                raise ValueError(
+                    f"{source}:{n}: count {parts[0][:20]} is too large (at most {MAX_COUNT})"
                 )
             cards += [parts[1]] * int(parts[0])
+            if len(cards) > MAX_COUNT:
+                raise ValueError(f"{source}:{n}: more than {MAX_COUNT} cards in the deck")
     if not general:
         raise ValueError(f"{source}: missing 'general: ID' line")
     return SideSetup(general, tuple(vices + cards))
@@ -239,7 +249,7 @@ def parse_deck(text: str, source: str = "deck") -> SideSetup:
 
 def load_deck(path: str | Path) -> SideSetup:
     p = Path(path)
-    return parse_deck(p.read_text(encoding="utf-8"), p.name)
+    return parse_deck(read_text(p, p.name), p.name)
 
 
 def deck_text(db: CardDB, setup: SideSetup) -> str:

@@ -34,17 +34,21 @@ def opening_pool(db: CardDB, race: str) -> tuple[str, ...]:
 class Engine:
     """State + card table + rules, with the operations the rules are made of."""
 
-    def __init__(self, db: CardDB, rules: Rules, state: State) -> None:
+    def __init__(self, db: CardDB, rules: Rules, state: State, record_events: bool = True) -> None:
         self.db = db
         self.rules = rules
         self.state = state
         self.geo: Geometry = geometry(rules.columns, rules.rows)
         self.events: list[Event] = []
+        # False for a scratch engine whose events nobody reads (an agent's trial):
+        # no Event is built then; the state changes exactly the same.
+        self.record_events = record_events
 
     # --- events --------------------------------------------------------------
 
     def emit(self, kind: str, side: int, **fields: object) -> None:
-        self.events.append(Event(kind, self.state.round, side, **fields))  # type: ignore[arg-type]
+        if self.record_events:
+            self.events.append(Event(kind, self.state.round, side, **fields))  # type: ignore[arg-type]
 
     # --- queries -------------------------------------------------------------
 

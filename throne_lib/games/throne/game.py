@@ -61,6 +61,18 @@ def parse_table(text: str) -> CardDB:
     return parse_cards(text)
 
 
+def _parse_relics(text: str, filename: str) -> Any:
+    from throne_lib.games.throne.tower.relics import parse_relics
+
+    return parse_relics(text, filename)
+
+
+def _parse_events(text: str, filename: str) -> Any:
+    from throne_lib.games.throne.tower.events import parse_events
+
+    return parse_events(text, filename)
+
+
 def _standard(seed: int = 0, **params: Any) -> Any:
     from throne_lib.games.throne.ai.standard import StandardAgent
 
@@ -133,4 +145,5 @@ GAME = Game(
     cli="throne_lib.games.throne.cli:CLI",
     sim_hooks="throne_lib.games.throne.sim:HOOKS",
     parse_table=parse_table,
+    table_parsers={"relics.csv": _parse_relics, "events.csv": _parse_events},
 )

@@ -158,11 +158,26 @@ class LangError(ValueError):
     """A problem in one cell of the table; the loader adds file, row and column."""
 
 
-def parse_keywords(text: str) -> tuple[tuple[str, int], ...]:
+# Sanity bounds of one cell: a cell longer than MAX_CHARS, or a number beyond MAX_NUMBER,
+# is an error, not a RecursionError or an overflow later (the loader passes the card
+# table's limits, :class:`throne_lib.games.throne.rules.CardLimits`).
+MAX_CHARS = 2000
+MAX_NUMBER = 999
+
+
+def _check_size(text: str, max_chars: int) -> None:
+    if len(text) > max_chars:
+        raise LangError(f"the cell has {len(text)} characters, at most {max_chars}")
+
+
+def parse_keywords(
+    text: str, max_number: int = MAX_NUMBER, max_chars: int = MAX_CHARS
+) -> tuple[tuple[str, int], ...]:
     """``"taunt, armor(2)"`` -> ``(("taunt", 1), ("armor", 2))``."""
     text = text.strip()
     if not text:
         return ()
+    _check_size(text, max_chars)
     out: list[tuple[str, int]] = []
     for node in _elements(text):
         if isinstance(node, ast.Name):
@@ -171,7 +186,7 @@ def parse_keywords(text: str) -> tuple[tuple[str, int], ...]:
             name, has_arg = node.func.id, True
             if len(node.args) != 1 or node.keywords:
                 raise LangError(f"keyword {name} takes one whole number, e.g. {name}(2)")
-            value = _int(node.args[0], name)
+            value = _int(node.args[0], name, max_number)
         else:
             raise LangError(f"expected a keyword such as taunt or armor(2), got {_src(node)!r}")
         if name not in KEYWORDS:
@@ -186,14 +201,19 @@ def parse_keywords(text: str) -> tuple[tuple[str, int], ...]:
 
 
 def parse_effects(
-    text: str, specs: dict[str, tuple[ParamType, ...]], defaults: dict[str, tuple[int | str, ...]]
+    text: str,
+    specs: dict[str, tuple[ParamType, ...]],
+    defaults: dict[str, tuple[int | str, ...]],
+    max_number: int = MAX_NUMBER,
+    max_chars: int = MAX_CHARS,
 ) -> tuple[Clause, ...]:
     """Parse the effects column. ``specs`` maps effect name -> parameter types;
     ``defaults`` gives trailing default values. Card ids are returned as strings
-    and cross-checked by the loader."""
+    and cross-checked by the loader. Numbers lie within ±``max_number``."""
     text = text.strip()
     if not text:
         return ()
+    _check_size(text, max_chars)
     clauses: list[Clause] = []
     for part in text.split(";"):
         part = part.strip()
@@ -202,8 +222,8 @@ def parse_effects(
         head, sep, body = part.partition(":")
         if not sep:
             raise LangError(f"expected 'trigger: effect(...)' in {part!r}")
-        trigger, mana, hp = _trigger(head.strip())
-        calls = tuple(_call(node, specs, defaults) for node in _elements(body.strip()))
+        trigger, mana, hp = _trigger(head.strip(), max_number)
+        calls = tuple(_call(node, specs, defaults, max_number) for node in _elements(body.strip()))
         if not calls:
             raise LangError(f"trigger {trigger} has no effect")
         clause = Clause(trigger, mana, hp, calls)
@@ -219,7 +239,7 @@ def parse_effects(
     return tuple(clauses)
 
 
-def _trigger(head: str) -> tuple[str, int, int]:
+def _trigger(head: str, max_number: int = MAX_NUMBER) -> tuple[str, int, int]:
     node = _expr(head)
     if isinstance(node, ast.Name) and node.id in TRIGGERS and node.id != "skill":
         return node.id, 0, 0
@@ -230,7 +250,7 @@ def _trigger(head: str) -> tuple[str, int, int]:
         for kw in node.keywords:
             if kw.arg not in values:
                 raise LangError(f"skill accepts mana= and hp=, not {kw.arg}=")
-            values[kw.arg] = _int(kw.value, f"skill {kw.arg}")
+            values[kw.arg] = _int(kw.value, f"skill {kw.arg}", max_number)
         return "skill", values["mana"], values["hp"]
     raise LangError(f"unknown trigger {head!r}; known: {', '.join(TRIGGERS)}")
 
@@ -239,6 +259,7 @@ def _call(
     node: ast.expr,
     specs: dict[str, tuple[ParamType, ...]],
     defaults: dict[str, tuple[int | str, ...]],
+    max_number: int = MAX_NUMBER,
 ) -> Call:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         raise LangError(f"expected an effect call such as damage(3, enemy), got {_src(node)!r}")
@@ -263,7 +284,7 @@ def _call(
         arg = given[i]
         where = f"argument {i + 1} of {name}"
         if ptype == "int":
-            args.append(_int(arg, where))
+            args.append(_int(arg, where, max_number))
         else:
             if not isinstance(arg, ast.Name):
                 raise LangError(f"{where} must be a {_ptype_name(ptype)}, got {_src(arg)!r}")
@@ -307,16 +328,28 @@ def _expr(text: str) -> ast.expr:
     try:
         return ast.parse(text, mode="eval").body
     except SyntaxError as exc:
-        raise LangError(f"cannot parse {text.strip('(),')!r}: {exc.msg}") from None
+        raise LangError(f"cannot parse {_short(text.strip('(),'))!r}: {exc.msg}") from None
+    except (RecursionError, MemoryError):  # thousands of nested brackets or signs
+        raise LangError(f"cannot parse {_short(text.strip('(),'))!r}: nested too deeply") from None
 
 
-def _int(node: ast.expr, where: str) -> int:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -_int(node.operand, where)
+def _int(node: ast.expr, where: str, max_number: int = MAX_NUMBER) -> int:
+    sign = 1
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):  # no recursion
+        sign, node = -sign, node.operand
     if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
+        if abs(node.value) > max_number:
+            raise LangError(f"{where}: {_short(str(node.value))} is beyond ±{max_number}")
+        return sign * node.value
     raise LangError(f"{where} must be a whole number, got {_src(node)!r}")
 
 
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _src(node: ast.AST) -> str:
-    return ast.unparse(node)
+    try:
+        return _short(ast.unparse(node))
+    except (RecursionError, MemoryError, ValueError):
+        return "(an expression nested too deeply)"

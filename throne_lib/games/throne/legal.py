@@ -4,13 +4,21 @@ Each function reads the state and lists what the rules allow; nothing here
 changes the state. :meth:`throne_lib.games.throne.match.Match.legal_actions` calls
 :func:`legal_actions`; the UI asks :func:`move_targets` / :func:`attack_targets`
 through the match.
+
+Speed (issue 16): the same action is one shared, immutable :class:`Action` object
+(:func:`act`) instead of a new dataclass per listing, and what every unit of a side would
+recompute (the enemy's taunt rows, the cells within reach) is computed once. The rules
+themselves are written once, in the functions below, whichever way they are called.
 """
 
 from __future__ import annotations
 
 from throne_lib.games.throne.actions import Action
+from throne_lib.games.throne.board import Geometry
+from throne_lib.games.throne.cards import Card
 from throne_lib.games.throne.effects import chosen_cells, destroys_chosen
 from throne_lib.games.throne.engine import Engine
+from throne_lib.games.throne.lang import Clause
 from throne_lib.games.throne.state import (
     BARRACKS,
     CAPTAIN,
@@ -20,6 +28,58 @@ from throne_lib.games.throne.state import (
     THRONE,
     Unit,
 )
+
+_ACTIONS: dict[tuple[str, int, int, str], Action] = {}
+_REACH: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def act(kind: str, cell: int = -1, target: int = -1, card: str = "") -> Action:
+    """``Action(kind, cell, target, card)``, one shared object per distinct action (equal
+    to, and interchangeable with, any other ``Action`` of the same fields)."""
+    key = (kind, cell, target, card)
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) >= 500_000:  # many card tables in one process: start afresh
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = Action(kind, cell, target, card)
+    return a
+
+
+_FACTS: dict[str, tuple[Card, bool, str | None, Clause | None]] = {}
+
+
+def _facts(card: Card) -> tuple[bool, str | None, Clause | None]:
+    """``card.draw_only``, ``card.play_target``, ``card.skill``, read once per card object
+    (a card is immutable; another table's card of the same id is read afresh)."""
+    hit = _FACTS.get(card.id)
+    if hit is None or hit[0] is not card:
+        if len(_FACTS) >= 100_000:
+            _FACTS.clear()
+        hit = _FACTS[card.id] = (card, card.draw_only, card.play_target, card.skill)
+    return hit[1], hit[2], hit[3]
+
+
+_PAIRS: dict[tuple[str, int, int], tuple[tuple[Action, ...], ...]] = {}
+
+
+def _pairs(kind: str, geo: Geometry) -> tuple[tuple[Action, ...], ...]:
+    """``_pairs(kind, geo)[cell][target]`` is ``act(kind, cell, target)``."""
+    key = (kind, geo.columns, geo.rows)
+    table = _PAIRS.get(key)
+    if table is None:
+        cells = range(geo.size)
+        table = _PAIRS[key] = tuple(tuple(act(kind, c, t) for t in cells) for c in cells)
+    return table
+
+
+def reach(geo: Geometry, cell: int, distance: int) -> tuple[int, ...]:
+    """The cells other than ``cell`` within Manhattan ``distance`` of it, in board order."""
+    key = (geo.columns, geo.rows, cell, distance)
+    cells = _REACH.get(key)
+    if cells is None:
+        row = geo.dist[cell]
+        cells = _REACH[key] = tuple(c for c in range(geo.size) if c != cell and row[c] <= distance)
+    return cells
 
 
 def legal_actions(eng: Engine) -> list[Action]:
@@ -46,26 +106,29 @@ def can_move(eng: Engine, u: Unit) -> bool:
 
 def move_targets(eng: Engine, u: Unit) -> list[int]:
     """Cells ``u`` may move to this turn (R-UNIT-2, R-BOARD-3, R-FLY-2)."""
-    if not can_move(eng, u):
-        return []
+    return _move_cells(eng, u) if can_move(eng, u) else []
+
+
+def _move_cells(eng: Engine, u: Unit) -> list[int]:
+    """:func:`move_targets` of a unit known to :func:`can_move`."""
     board = eng.state.board
     geo = eng.geo
     if u.airborne:  # flies over units and full rows, lands on an empty cell
-        row = geo.dist[u.cell]
-        return [c for c in range(geo.size) if board[c] is None and 0 < row[c] <= u.move]
+        return [c for c in reach(geo, u.cell, u.move) if board[c] is None]
     # Orthogonal steps through empty cells. A full row is a wall (R-BOARD-3): with
     # all its cells occupied no ground step can enter it, so no path crosses it.
+    orth = geo.orth
     seen = {u.cell}
     frontier = [u.cell]
     out: list[int] = []
     for _ in range(u.move):
         nxt = []
         for c in frontier:
-            for n in geo.orth[c]:
+            for n in orth[c]:
                 if n not in seen and board[n] is None:
                     seen.add(n)
                     nxt.append(n)
-                    out.append(n)
+        out += nxt
         frontier = nxt
     out.sort()
     return out
@@ -81,22 +144,29 @@ def can_attack(eng: Engine, u: Unit) -> bool:
     return u.kind != BARRACKS
 
 
-def attack_targets(eng: Engine, u: Unit) -> list[int]:
-    """R-UNIT-4, R-COMBAT-5 (taunt by row), R-FLY-2, R-THRONE-2."""
-    if not can_attack(eng, u):
-        return []
+def attack_targets(eng: Engine, u: Unit, taunt_rows: set[int] | None = None) -> list[int]:
+    """R-UNIT-4, R-COMBAT-5 (taunt by row), R-FLY-2, R-THRONE-2.
+
+    ``taunt_rows``: the rows of the enemy's taunt units, when the caller has them."""
+    return _attack_cells(eng, u, taunt_rows) if can_attack(eng, u) else []
+
+
+def _attack_cells(eng: Engine, u: Unit, taunt_rows: set[int] | None) -> list[int]:
+    """:func:`attack_targets` of a unit known to :func:`can_attack`."""
     board = eng.state.board
-    geo = eng.geo
-    dist = geo.dist[u.cell]
+    columns = eng.geo.columns
     hits_air = u.range > 1 or u.airborne
-    taunt_rows = _taunt_rows(eng, 1 - u.side)
+    if taunt_rows is None:
+        taunt_rows = _taunt_rows(eng, 1 - u.side)
+    side = u.side
     out = []
-    for v in board:
-        if v is None or v is u or dist[v.cell] > u.range:
+    for c in reach(eng.geo, u.cell, u.range):
+        v = board[c]
+        if v is None or v is u:
             continue
         if v.airborne and not hits_air:
             continue
-        if v.side != u.side and not v.taunt and geo.row(v.cell) in taunt_rows:
+        if v.side != side and not v.taunt and v.cell // columns in taunt_rows:
             continue
         out.append(v.cell)
     return out
@@ -108,7 +178,45 @@ def _taunt_rows(eng: Engine, side: int) -> set[int]:
     }
 
 
-def play_targets(eng: Engine, card_id: str) -> list[int]:
+class Scan:
+    """What one listing of a side's legal actions would otherwise compute again for each
+    card and unit: the enemy's taunt rows, the targets of each selector, the empty cells
+    of the side's half. Valid for one position only."""
+
+    __slots__ = ("eng", "side", "taunt_rows", "moves", "attacks", "_chosen", "_empty", "_captains")
+
+    def __init__(self, eng: Engine, side: int) -> None:
+        self.eng = eng
+        self.side = side
+        self.taunt_rows = _taunt_rows(eng, 1 - side)
+        self.moves = _pairs("move", eng.geo)
+        self.attacks = _pairs("attack", eng.geo)
+        self._chosen: dict[tuple[str, bool], list[int]] = {}
+        self._empty: list[int] | None = None
+        self._captains: dict[str, list[str]] = {}
+
+    def captain_pool(self, b: Unit) -> list[str]:
+        """:meth:`Engine.captain_pool` of a barracks (the same for each of its card)."""
+        pool = self._captains.get(b.card)
+        if pool is None:
+            pool = self._captains[b.card] = self.eng.captain_pool(b)
+        return pool
+
+    def chosen_cells(self, selector: str, destroys: bool = False) -> list[int]:
+        key = (selector, destroys)
+        cells = self._chosen.get(key)
+        if cells is None:
+            cells = self._chosen[key] = chosen_cells(self.eng, self.side, selector, destroys)
+        return cells
+
+    def empty_half(self) -> list[int]:
+        if self._empty is None:
+            board = self.eng.state.board
+            self._empty = [c for c in self.eng.geo.half(self.side) if board[c] is None]
+        return self._empty
+
+
+def play_targets(eng: Engine, card_id: str, scan: Scan | None = None) -> list[int]:
     """Cells a hand card may be played on, ``[-1]`` for an untargeted spell,
     ``[]`` when it cannot be played now (R-TURN-8, R-TURN-9, R-UNIT-5)."""
     st = eng.state
@@ -118,62 +226,68 @@ def play_targets(eng: Engine, card_id: str) -> list[int]:
     if card.cost > s.mana or s.name_uses.get(card.name, 0) >= eng.rules.name_uses_per_turn:
         return []
     board = st.board
+    if scan is None or scan.side != side:
+        scan = Scan(eng, side)
     if card.kind == "spell":
-        if card.draw_only and len(s.hand) >= eng.rules.hand_limit:
+        draw_only, _, _ = _facts(card)
+        if draw_only and len(s.hand) >= eng.rules.hand_limit:
             return []
         clause = card.target_clause
         if clause is None:
             return [-1]
         assert clause.chosen is not None
-        return chosen_cells(eng, side, clause.chosen, destroys_chosen(clause))
-    empty = [c for c in eng.geo.half(side) if board[c] is None]
+        return scan.chosen_cells(clause.chosen, destroys_chosen(clause))
+    empty = scan.empty_half()
     if card.kind == BARRACKS:  # R-BARRACKS-1, R-BARRACKS-6
         own = [u.cell for u in board if u is not None and u.side == side and u.kind == BARRACKS]
         return sorted(empty + own)
     if card.kind in ("minion", "general"):
-        return empty
+        return empty[:]
     return []
 
 
-def summon_actions(eng: Engine, b: Unit) -> list[Action]:
+def summon_actions(eng: Engine, b: Unit, scan: Scan | None = None) -> list[Action]:
     """Soldiers by level, captain offers and 加派 of one barracks (R-BARRACKS-*)."""
     st = eng.state
     s = st.sides[b.side]
     out: list[Action] = []
-    free = [c for c in eng.geo.around[b.cell] if st.board[c] is None]
+    board = st.board
+    free = [c for c in eng.geo.around[b.cell] if board[c] is None]
     left = eng.summons_left(b)
-    card = eng.db[b.card]
+    db = eng.db
     if left > 0 and free:
-        for sid in card.tiers[: b.level]:
-            if eng.db[sid].cost <= s.mana:
-                out.extend(Action("summon", b.cell, c, sid) for c in free)
-        pool = eng.captain_pool(b)
+        mana = s.mana
+        for sid in db[b.card].tiers[: b.level]:
+            if db[sid].cost <= mana:
+                out += [act("summon", b.cell, c, sid) for c in free]
+        pool = eng.captain_pool(b) if scan is None else scan.captain_pool(b)
         offered = b.offer or tuple(pool)
-        if pool and any(eng.db[c].cost <= s.mana for c in offered):
-            out.append(Action("captain", b.cell))
+        if pool and any(db[c].cost <= mana for c in offered):
+            out.append(act("captain", b.cell))
     if left <= 0 and eng.is_loaded(b) and s.mana >= eng.rules.extra_summon_cost:
-        out.append(Action("extra", b.cell))
+        out.append(act("extra", b.cell))
     return out
 
 
-def skill_actions(eng: Engine, u: Unit) -> list[Action]:
+def skill_actions(eng: Engine, u: Unit, scan: Scan | None = None) -> list[Action]:
     """R-THRONE-6, R-HERO-2."""
+    if u.kind not in (THRONE, "general") or u.acted or u.attacked:
+        return []
     st = eng.state
-    card = eng.db[u.card]
-    clause = card.skill
-    if clause is None or u.acted or u.attacked:
+    clause = _facts(eng.db[u.card])[2]
+    if clause is None:
         return []
     if u.kind == THRONE and st.sides[u.side].skill_cooldown > 0:
-        return []
-    if u.kind not in (THRONE, "general"):
         return []
     mana, hp = eng.skill_cost(u)
     if mana > st.sides[u.side].mana or (hp and u.hp <= hp):
         return []
     if clause.chosen:
-        targets = chosen_cells(eng, u.side, clause.chosen, destroys_chosen(clause))
-        return [Action("skill", u.cell, t) for t in targets]
-    return [Action("skill", u.cell)]
+        if scan is None or scan.side != u.side:
+            scan = Scan(eng, u.side)
+        targets = scan.chosen_cells(clause.chosen, destroys_chosen(clause))
+        return [act("skill", u.cell, t) for t in targets]
+    return [act("skill", u.cell)]
 
 
 def build_actions(eng: Engine, u: Unit) -> list[Action]:
@@ -181,17 +295,28 @@ def build_actions(eng: Engine, u: Unit) -> list[Action]:
     if not u.artisan or u.acted:
         return []
     mana = eng.state.sides[u.side].mana
-    return [Action("build", u.cell, -1, b.id) for b in eng.db.of("building") if b.cost <= mana]
+    return [act("build", u.cell, -1, b.id) for b in eng.db.of("building") if b.cost <= mana]
 
 
-def unit_actions(eng: Engine, u: Unit) -> list[Action]:
-    """Everything one friendly unit can do now (for the UI's click)."""
-    out = [Action("move", u.cell, t) for t in move_targets(eng, u)]
-    out += [Action("attack", u.cell, t) for t in attack_targets(eng, u)]
-    if u.kind == BARRACKS:
-        out += summon_actions(eng, u)
-    out += skill_actions(eng, u)
-    out += build_actions(eng, u)
+def unit_actions(eng: Engine, u: Unit, scan: Scan | None = None) -> list[Action]:
+    """Everything one friendly unit can do now (for the UI's click). ``scan``: what the
+    caller already computed for this position and this unit's side."""
+    if scan is None or scan.side != u.side:
+        scan = Scan(eng, u.side)
+    out: list[Action] = []
+    if can_move(eng, u):
+        moves = scan.moves[u.cell]
+        out += [moves[t] for t in _move_cells(eng, u)]
+    if can_attack(eng, u):
+        attacks = scan.attacks[u.cell]
+        out += [attacks[t] for t in _attack_cells(eng, u, scan.taunt_rows)]
+    kind = u.kind
+    if kind == BARRACKS:
+        out += summon_actions(eng, u, scan)
+    elif kind == THRONE or kind == "general":  # skill_actions is [] for any other kind
+        out += skill_actions(eng, u, scan)
+    if u.artisan:  # build_actions is [] otherwise
+        out += build_actions(eng, u)
     return out
 
 
@@ -199,16 +324,22 @@ def _main(eng: Engine) -> list[Action]:
     st = eng.state
     side = st.turn
     s = st.sides[side]
+    scan = Scan(eng, side)  # one per listing: positions change between listings
     out: list[Action] = []
     for card_id in dict.fromkeys(s.hand):
-        out.extend(Action("play", -1, t, card_id) for t in play_targets(eng, card_id))
-    for u in st.board:
-        if u is not None and u.side == side:
-            out.extend(unit_actions(eng, u))
-    if s.grave and s.mana >= eng.rules.shuffle_cost(s.shuffles):
-        out.append(Action("shuffle"))
-    out.append(Action("end"))
+        out += [act("play", -1, t, card_id) for t in play_targets(eng, card_id, scan)]
+    for u in [u for u in st.board if u is not None and u.side == side]:
+        out += unit_actions(eng, u, scan)
+    out += turn_actions(eng)
     return out
+
+
+def turn_actions(eng: Engine) -> list[Action]:
+    """The main phase's side-wide actions: shuffle (R-TURN-7), end the turn."""
+    s = eng.state.sides[eng.state.turn]
+    if s.grave and s.mana >= eng.rules.shuffle_cost(s.shuffles):
+        return [act("shuffle"), act("end")]
+    return [act("end")]
 
 
 def _captain_pick(eng: Engine) -> list[Action]:
@@ -217,8 +348,8 @@ def _captain_pick(eng: Engine) -> list[Action]:
     assert b is not None
     mana = st.sides[b.side].mana
     free = [c for c in eng.geo.around[b.cell] if st.board[c] is None]
-    out = [Action("pick", -1, c, cap) for cap in b.offer if eng.db[cap].cost <= mana for c in free]
-    out.append(Action("cancel"))
+    out = [act("pick", -1, c, cap) for cap in b.offer if eng.db[cap].cost <= mana for c in free]
+    out.append(act("cancel"))
     return out
 
 
@@ -229,10 +360,8 @@ def _replace(eng: Engine) -> list[Action]:
     if s.replaced < eng.rules.opening_max_replace and any(
         eng.db[c].kind == BARRACKS for c in s.deck
     ):
-        out = [
-            Action("replace", card=c) for c in dict.fromkeys(s.hand) if eng.db[c].kind != BARRACKS
-        ]
-    out.append(Action("keep"))
+        out = [act("replace", card=c) for c in dict.fromkeys(s.hand) if eng.db[c].kind != BARRACKS]
+    out.append(act("keep"))
     return out
 
 
@@ -240,4 +369,4 @@ def _found(eng: Engine) -> list[Action]:
     st = eng.state
     side = st.turn
     empty = [c for c in eng.geo.half(side) if st.board[c] is None]
-    return [Action("found", -1, c, b) for b in eng.opening_choices(side) for c in empty]
+    return [act("found", -1, c, b) for b in eng.opening_choices(side) for c in empty]

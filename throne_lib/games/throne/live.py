@@ -9,6 +9,9 @@
 >>> len(w.db) > 100, w.errors
 (True, [])
 >>> _ = (d / "cards.csv").write_text("id,name\\n", encoding="utf-8")
+>>> w.check()  # just changed: read it once it has stopped changing
+False
+>>> w.settle = 0
 >>> w.check(), w.errors[0].startswith("cards.csv:1:")
 (True, True)
 """
@@ -16,6 +19,8 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -44,9 +49,16 @@ class CardTableWatcher(TableWatcher):
     error = CardTableError
 
     def __init__(
-        self, path: str | Path | None = None, interval: float = 0.25, db: CardDB | None = None
+        self,
+        path: str | Path | None = None,
+        interval: float = 0.25,
+        db: CardDB | None = None,
+        settle: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(path if path is not None else cards_path(), parse_cards, interval, db)
+        super().__init__(
+            path if path is not None else cards_path(), parse_cards, interval, db, settle, clock
+        )
 
 
 class SwapRecorder(Protocol):

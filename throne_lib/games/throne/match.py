@@ -48,9 +48,14 @@ class SideSetup:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> SideSetup:
-        deck = data.get("deck", [])
-        assert isinstance(deck, list)
-        return cls(str(data["general"]), tuple(str(c) for c in deck))
+        if not isinstance(data, dict):
+            raise ValueError(f"a side setup is an object, got {type(data).__name__}")
+        general, deck = data.get("general"), data.get("deck", [])
+        if not isinstance(general, str):
+            raise ValueError(f"a side setup's general is a card id, got {general!r:.40}")
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise ValueError(f"a side setup's deck is a list of card ids, got {deck!r:.40}")
+        return cls(general, tuple(deck))
 
     @classmethod
     def signature(cls, db: CardDB, race_or_general: str) -> SideSetup:
@@ -61,11 +66,15 @@ class SideSetup:
 
 
 class LegalActions(Sequence[Action]):
-    """The legal actions of a position: a sequence with fast membership."""
+    """The legal actions of a position: a sequence with fast membership.
+
+    Membership first looks for the very object (agents choose from this list, and
+    :func:`throne_lib.games.throne.legal.act` shares one object per action); an equal action made
+    elsewhere is looked up in a set built on first need."""
 
     def __init__(self, actions: list[Action]) -> None:
         self._list = actions
-        self._set = frozenset(actions)
+        self._set: frozenset[Action] | None = None
 
     def __getitem__(self, i: int) -> Action:  # type: ignore[override]
         return self._list[i]
@@ -77,11 +86,15 @@ class LegalActions(Sequence[Action]):
         return iter(self._list)
 
     def __contains__(self, a: object) -> bool:
+        if id(a) in map(id, self._list):  # the very object, compared in C
+            return True
+        if self._set is None:
+            self._set = frozenset(self._list)
         return a in self._set
 
     def count(self, value: object = None) -> int:
         """Number of legal actions (like python-chess ``legal_moves.count()``)."""
-        return len(self._list) if value is None else int(value in self._set)
+        return len(self._list) if value is None else int(value in self)
 
     def of_kind(self, *kinds: str) -> list[Action]:
         return [a for a in self._list if a.kind in kinds]
@@ -98,6 +111,11 @@ class Match:
     are the order of both decks, the opponent's hand and the match RNG's future draws
     (captain offers are announced by a public event, so they are seen).
     :meth:`resample` redraws exactly those.
+
+    :meth:`legal_actions` and :meth:`hash` are computed once per position (until the
+    next :meth:`apply` or :meth:`swap_cards`). Code that edits ``match.state`` directly
+    (scenario set-up, determinization) does it before asking either, or calls
+    :meth:`touch` afterwards.
     """
 
     num_seats = 2
@@ -112,6 +130,7 @@ class Match:
         self.swaps: list[tuple[int, CardDB]] = []  # (len(history) at the swap, new table)
         self.initial_db: CardDB = eng.db  # the table before any swap (a log's header)
         self._legal: LegalActions | None = None
+        self._hash: str | None = None
 
     # --- creation ---------------------------------------------------------------
 
@@ -242,16 +261,35 @@ class Match:
         """Carry out a legal action and return its events; raise :class:`IllegalAction`
         (naming the rule) and leave the match unchanged otherwise."""
         a = self.parse(action) if isinstance(action, str) else action
+        if not isinstance(a, Action):
+            raise TypeError(f"apply() takes an Action or its text, got {type(a).__name__}")
         if a not in self.legal_actions():
-            rule, reason = explain_illegal(self.eng, a)
-            raise IllegalAction(a.text(self.geo), rule, reason)
+            raise IllegalAction(a.text(self.geo), *self._why_illegal(a))
         self.eng.events = []
+        self._legal = None
+        self._hash = None
         self.eng.do(a)
         self.history.append(a)
-        self._legal = None
         events = self.eng.events
         self.eng.events = []
         return events
+
+    def _why_illegal(self, a: Action) -> tuple[str, str]:
+        """The rule ``a`` breaks. Off-board cells are answered here, before the
+        explanation indexes the board; the explanation never turns a refusal into a crash."""
+        size = self.geo.size
+        for cell in (a.cell, a.target):
+            if not -1 <= cell < size:
+                return "R-BOARD-6", f"cell {cell} is off the board (cells are 0..{size - 1})"
+        try:
+            return explain_illegal(self.eng, a)
+        except Exception:  # a gap in the explanation must not hide the refusal
+            return "R-TURN-12", "not legal in this position"
+
+    def touch(self) -> None:
+        """Forget the cached legal actions and hash after a direct edit of the state."""
+        self._legal = None
+        self._hash = None
 
     def start_turn(self) -> list[Event]:
         """Start the turn of the side to act, as the engine does after an ``end``: the
@@ -273,7 +311,7 @@ class Match:
         self.eng.start_turn(self.eng.state.turn)
         if self.scenario:  # 'marched' as it was before the start (its default follows 'start')
             self.scenario = self.scenario.rstrip("\n") + f"\nmarched {marched}\nstart\n"
-        self._legal = None
+        self.touch()
         events = self.eng.events
         self.eng.events = []
         return events
@@ -311,13 +349,16 @@ class Match:
         changed = sorted(c for c in db if c not in old or old[c] != db[c])
         self.eng.db = db
         self.swaps.append((len(self.history), db))
-        self._legal = None
+        self.touch()
         return Event(
             "cards_swap", st.round, st.turn, note=f"{db.hash} changed: {' '.join(changed)}"
         )
 
     def hash(self) -> str:
-        return self.eng.state.hash()
+        """The position's hash (:meth:`State.hash`), computed once per position."""
+        if self._hash is None:
+            self._hash = self.eng.state.hash()
+        return self._hash
 
     def returns(self) -> list[float]:
         """+1 for the winner, -1 for the loser; 0 each for a draw or while playing."""
@@ -346,6 +387,7 @@ class Match:
         n = len(opp.hand)
         opp.hand, opp.deck = pool[:n], pool[n:]
         rng.shuffle(st.sides[seat].deck)
+        m.touch()  # the state was edited directly: no cached hash or legal actions
         return m
 
     def unit_at(self, cell: int | str) -> Unit | None:

@@ -11,6 +11,24 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+LIMIT = 1_000_000  # the largest count any rule parameter may take (sanity, not design)
+
+# Bounds of the integer rule parameters; unnamed ones are 0..LIMIT. The board needs room
+# for the thrones and letter-named columns (R-BOARD-1, R-BOARD-6).
+_RULE_BOUNDS: dict[str, tuple[int, int]] = {
+    "columns": (1, 26),
+    "rows": (2, 98),
+    "throne_hp": (1, LIMIT),
+    "hand_limit": (1, 1000),
+    "round_limit": (1, 100_000),
+    "opening_hand": (0, 1000),
+    "draw_per_turn": (0, 1000),
+    "draw_late": (0, 1000),
+    "captain_offer_size": (0, 1000),
+    "max_barracks_level": (1, 1000),
+    "repair_fraction_percent": (0, 100),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -49,6 +67,19 @@ class Rules:
     formation_armor: int = 1  # R-COMBAT-8
     extra: tuple[tuple[str, int], ...] = field(default=())  # room for variants
 
+    def __post_init__(self) -> None:
+        problems = [
+            f"{name}={getattr(self, name)!r} (expected {lo}..{hi})"
+            for name, (lo, hi) in _RULE_BOUNDS.items()
+            if not lo <= getattr(self, name) <= hi
+        ]
+        if not self.shuffle_costs or not all(0 <= c <= LIMIT for c in self.shuffle_costs):
+            problems.append(f"shuffle_costs={list(self.shuffle_costs)!r} (one or more 0..{LIMIT})")
+        if self.opening_hand > self.hand_limit:
+            problems.append("opening_hand exceeds hand_limit")
+        if problems:
+            raise ValueError("bad rule parameters: " + "; ".join(problems))
+
     @property
     def half_rows(self) -> int:
         return self.rows // 2
@@ -86,12 +117,65 @@ def params_to_dict(params: Any) -> dict[str, Any]:
 
 
 def params_from_dict(cls: type[P], data: dict[str, Any], what: str) -> P:
-    """The inverse of :func:`params_to_dict`; unknown names are an error, not ignored."""
-    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(data) - known)
+    """The inverse of :func:`params_to_dict`; unknown names are an error, not ignored.
+
+    Every value must have the shape of the field's default (an ``int`` where the default
+    is one — not a bool, a float or a string —, a list of rows like the default's rows),
+    so ``{"columns": "7"}`` or ``{"shuffle_costs": null}`` is a ``ValueError`` naming the
+    field rather than a crash later in the engine. Ranges are the class's own check."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{what}: expected an object of name: value, got {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(str(k) for k in set(data) - set(fields))
     if unknown:
         raise ValueError(f"unknown {what}: {', '.join(unknown)}")
-    return cls(**{k: _tuplify(v) for k, v in data.items()})
+    values: dict[str, Any] = {}
+    for k, v in data.items():
+        f = fields[k]
+        like: Any = None  # a field without a default is checked by the class alone
+        if f.default is not dataclasses.MISSING:
+            like = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            like = f.default_factory()
+        if like == ():  # no model item to compare with: the annotation says which
+            like = ("",) if str(f.type).replace(" ", "") == "tuple[str,...]" else (("", 0),)
+        values[k] = _tuplify(v)
+        problem = _shape_problem(values[k], like)
+        if problem:
+            raise ValueError(f"{what}: {k}: {problem}")
+    try:
+        return cls(**values)
+    except TypeError as exc:  # a field without a default that the data lacks
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def _shape_problem(value: Any, like: Any, depth: int = 0) -> str:
+    """Why ``value`` does not have the shape of ``like`` (a default value), or ``""``."""
+    if depth > 8:
+        return "nested too deeply"
+    if isinstance(like, int | str):  # bool too: type(like) keeps it apart
+        want = type(like)
+        if type(value) is not want:
+            return f"expected {want.__name__}, got {type(value).__name__} {value!r:.40}"
+        if isinstance(value, int) and not -LIMIT <= value <= LIMIT:
+            return f"{value:.3g} is out of range (at most {LIMIT} in size)"
+        return ""
+    if isinstance(like, tuple):
+        if not isinstance(value, tuple):
+            return f"expected a list, got {type(value).__name__} {value!r:.40}"
+        rows = len({type(x) for x in like}) > 1 and not isinstance(like[0], tuple)
+        if rows:  # a fixed row such as ("battle", 16, 6): item by item
+            if len(value) != len(like):
+                return f"expected {len(like)} items like {list(like)!r}, got {len(value)}"
+            pairs = list(zip(value, like, strict=True))
+        else:  # a list of items of one shape, any length
+            pairs = [(x, like[0]) for x in value]
+        for i, (x, model) in enumerate(pairs):
+            problem = _shape_problem(x, model, depth + 1)
+            if problem:
+                return f"item {i + 1}: {problem}"
+        return ""
+    return ""
 
 
 def _json_ready(value: Any) -> Any:
@@ -102,8 +186,38 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
-def _tuplify(value: Any) -> Any:
-    return tuple(_tuplify(v) for v in value) if isinstance(value, list) else value
+def _tuplify(value: Any, depth: int = 0) -> Any:
+    if not isinstance(value, list):
+        return value
+    if depth > 8:
+        raise ValueError("rule parameters nested too deeply")
+    return tuple(_tuplify(v, depth + 1) for v in value)
 
 
 DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
+class CardLimits:
+    """Sane bounds of a card table's numbers, checked when the table loads.
+
+    Not design values (today's cards stay far below), but a table with a cost, attack or
+    HP of 10^20 is a typo, and would overflow later (``throne log --csv``). A designer
+    who wants bigger numbers widens them: ``load_cards(path, CardLimits(hp=5000))``.
+    """
+
+    cost: int = 99
+    attack: int = 999
+    hp: int = 999
+    move: int = 20
+    range: int = 20
+    effect_number: int = 999  # any number inside the keywords and effects cells
+    cell_chars: int = 2000  # the longest keywords or effects cell
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            if not 1 <= getattr(self, f.name) <= LIMIT:
+                raise ValueError(f"bad CardLimits: {f.name} must be 1..{LIMIT}")
+
+
+DEFAULT_CARD_LIMITS = CardLimits()

@@ -41,9 +41,10 @@ from throne_lib.games.throne.board import SIDE_NAMES
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.engine import Engine, opening_pool
 from throne_lib.games.throne.match import Match, SideSetup
-from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
+from throne_lib.games.throne.rules import DEFAULT_RULES, LIMIT, Rules
 from throne_lib.games.throne.state import (
     BARRACKS,
+    CAPTAIN,
     MAIN,
     OPEN_FOUND,
     OPEN_REPLACE,
@@ -54,8 +55,21 @@ from throne_lib.games.throne.state import (
     State,
     Unit,
 )
+from throne_lib.kit.textfile import text_lines
 
 _ALIASES = {"used": "summons_used", "bought": "summons_bought"}
+_SIDE_KEYS = {
+    "general",
+    "mana",
+    "shuffles",
+    "cooldown",
+    "replaced",
+    "founded",
+    "pool",
+    "uses",
+    "stats",
+}
+SEED_LIMIT = 2**63 - 1
 _SKIP = ("uid", "card", "side", "cell", "kind", "hp", "max_hp")
 
 
@@ -75,7 +89,7 @@ def load_scenario(
     """Build a match from scenario text; raise :class:`ScenarioError` naming the line."""
     lines = [
         (n, raw.split("#", 1)[0].split())
-        for n, raw in enumerate(text.splitlines(), start=1)
+        for n, raw in enumerate(text_lines(text), start=1)
         if raw.split("#", 1)[0].strip()
     ]
     header: dict[str, str] = {}
@@ -96,6 +110,8 @@ def load_scenario(
         elif key in ("seed", "round", "turn", "first", "phase", "marched", "pending"):
             if len(rest) != 1:
                 raise ScenarioError(f"{where}: '{key}' takes one value")
+            if key in header:
+                raise ScenarioError(f"{where}: '{key}' was already given on line {line_of[key]}")
             header[key] = rest[0]
             line_of[key] = n
         elif key == "side":
@@ -109,8 +125,13 @@ def load_scenario(
                 opts[k] = v
             if "general" not in opts:
                 raise ScenarioError(f"{where}: a side needs general=ID")
-            side_opts[_side(rest[0], where)] = opts
-            line_of[f"side{_side(rest[0], where)}"] = n
+            side = _side(rest[0], where)
+            if side in side_opts:
+                raise ScenarioError(
+                    f"{where}: side {rest[0]} was already given on line {line_of[f'side{side}']}"
+                )
+            side_opts[side] = opts
+            line_of[f"side{side}"] = n
         elif key in ("hand", "deck", "grave", "removed"):
             if not rest:
                 raise ScenarioError(f"{where}: '{key}' needs a side")
@@ -124,16 +145,19 @@ def load_scenario(
             f"{name}: both 'side blue general=…' and 'side red general=…' are needed"
         )
 
-    def num(key: str, default: int) -> int:
+    def num(key: str, default: int, lo: int = 0, hi: int = SEED_LIMIT) -> int:
         value = header.get(key)
         if value is None:
             return default
         try:
-            return int(value)
+            n = _int(value)
         except ValueError:
             raise ScenarioError(
                 f"{name}:{line_of[key]}: {key} must be a whole number, got {value!r}"
             ) from None
+        if not lo <= n <= hi:
+            raise ScenarioError(f"{name}:{line_of[key]}: {key} must be {lo}..{hi}, got {value}")
+        return n
 
     sides: list[SideState] = []
     for side in (0, 1):
@@ -143,33 +167,40 @@ def load_scenario(
         if general not in db or db[general].kind != "general":
             raise ScenarioError(f"{at}: side {SIDE_NAMES[side]}: {general!r} is not a general")
         s = SideState(general, db[general].race)
+        unknown = sorted(set(opts) - _SIDE_KEYS)
+        if unknown:
+            raise ScenarioError(f"{at}: unknown side option(s): {', '.join(unknown)}")
         field = "mana"
         try:
-            s.mana = int(opts.get("mana", "0"))  # when omitted: the turn's own, set below
+            s.mana = _count(opts.get("mana", "0"))  # when omitted: the turn's own, set below
             field = "shuffles"
-            s.shuffles = int(opts.get("shuffles", "0"))
+            s.shuffles = _count(opts.get("shuffles", "0"))
             field = "cooldown"
-            s.skill_cooldown = int(opts.get("cooldown", "0"))
+            s.skill_cooldown = _count(opts.get("cooldown", "0"))
             field = "replaced"
-            s.replaced = int(opts.get("replaced", "0"))
+            s.replaced = _count(opts.get("replaced", "0"))
             field = "stats"
-            s.stats = {k: int(v) for k, v in (p.split(":") for p in _list(opts.get("stats", "")))}
+            s.stats = {k: _count(v) for k, v in _pairs(opts.get("stats", ""))}
             field = "uses"
-            s.name_uses = {
-                k: int(v) for k, v in (p.split(":") for p in _list(opts.get("uses", "")))
-            }
+            s.name_uses = {k: _count(v) for k, v in _pairs(opts.get("uses", ""))}
         except ValueError:
             raise ScenarioError(
                 f"{at}: side {SIDE_NAMES[side]}: bad {field}={opts.get(field, '')!r} "
-                "(whole numbers; stats as key:N,key:N)"
+                f"(whole numbers 0..{LIMIT}; stats as key:N,key:N)"
             ) from None
         s.founded = _list(opts.get("founded", ""))
         default_pool = opening_pool(db, s.race)
         s.opening_pool = tuple(_list(opts["pool"])) if "pool" in opts else default_pool
+        for key, ids in (("founded", s.founded), ("pool", s.opening_pool)):
+            bad = [c for c in ids if c not in db or db[c].kind != BARRACKS]
+            if bad:
+                raise ScenarioError(f"{at}: {key}: not barracks: {', '.join(bad)}")
         sides.append(s)
-    state = State(rules.cells, sides, num("seed", 0))
+    state = State(rules.cells, sides, num("seed", 0, -SEED_LIMIT))
     eng = Engine(db, rules, state)
-    state.round = num("round", 1)
+    # round 0 is the opening (R-OPEN-*); the rounds of play are 1..round_limit (R-END-1)
+    opening = header.get("phase") in (OPEN_REPLACE, OPEN_FOUND)
+    state.round = num("round", 1, 0 if opening else 1, rules.round_limit)
     state.turn = _side(header.get("turn", "blue"), f"{name}:{line_of.get('turn', 0)}: turn")
     state.first = _side(
         header.get("first", SIDE_NAMES[state.turn]), f"{name}:{line_of.get('first', 0)}: first"
@@ -184,7 +215,12 @@ def load_scenario(
     marched = state.round > rules.march_round or (
         state.round == rules.march_round and not (start and state.turn == state.first)
     )
-    state.marched = header.get("marched", "yes" if marched else "no") == "yes"
+    marched_word = header.get("marched", "yes" if marched else "no")
+    if marched_word not in ("yes", "no"):
+        raise ScenarioError(
+            f"{name}:{line_of['marched']}: marched is yes or no, got {marched_word!r}"
+        )
+    state.marched = marched_word == "yes"
     for n, key, side, ids in piles:
         for cid in ids:
             if cid not in db:
@@ -215,6 +251,7 @@ def load_scenario(
             state.pending = eng.geo.parse(header["pending"])
         except ValueError as exc:
             raise ScenarioError(f"{name}:{line_of['pending']}: pending: {exc}") from None
+    _check_phase(eng, name, line_of)
     if state.phase == OVER:
         state.winner = None
     for side in (0, 1):  # mana= omitted: the turn's own (R-TURN-1..3); none in the opening
@@ -230,6 +267,57 @@ def load_scenario(
         eng.events = []
     m.scenario = text
     return m
+
+
+def _check_phase(eng: Engine, name: str, line_of: dict[str, int]) -> None:
+    """What the phase needs to have a legal action: an open captain offer needs its
+    barracks (R-BARRACKS-9), the free barracks of the opening a pool (R-OPEN-3)."""
+    st = eng.state
+    at = f"{name}:{line_of.get('phase', line_of.get('pending', 0))}"
+    if st.phase == CAPTAIN:
+        if st.pending < 0:
+            raise ScenarioError(f"{at}: phase captain needs 'pending CELL' (the offering barracks)")
+        b = st.board[st.pending]
+        where = f"{name}:{line_of['pending']}: pending {eng.geo.name(st.pending)}"
+        if b is None or b.kind != BARRACKS:
+            raise ScenarioError(f"{where}: no barracks stands there")
+        if b.side != st.turn:
+            raise ScenarioError(f"{where}: the barracks is not {SIDE_NAMES[st.turn]}'s")
+    elif st.pending >= 0:
+        raise ScenarioError(f"{name}:{line_of['pending']}: 'pending' belongs to phase captain")
+    if st.phase == OPEN_FOUND:
+        side = st.turn
+        if not eng.opening_choices(side):
+            raise ScenarioError(
+                f"{at}: phase found, but {SIDE_NAMES[side]} has no barracks left to found (pool=…)"
+            )
+        if all(st.board[c] is not None for c in eng.geo.half(side)):
+            raise ScenarioError(f"{at}: phase found, but {SIDE_NAMES[side]}'s half is full")
+
+
+def _int(text: str) -> int:
+    """A whole number of at most 19 digits (``int()`` of a million digits is slow)."""
+    t = text.strip()
+    if len(t.lstrip("+-")) > 19:
+        raise ValueError(text)
+    return int(t)
+
+
+def _count(text: str) -> int:
+    n = _int(text)
+    if not 0 <= n <= LIMIT:
+        raise ValueError(text)
+    return n
+
+
+def _pairs(value: str) -> list[tuple[str, str]]:
+    out = []
+    for p in _list(value):
+        k, sep, v = p.partition(":")
+        if not sep:
+            raise ValueError(p)
+        out.append((k, v))
+    return out
 
 
 def _list(value: str) -> list[str]:
@@ -274,6 +362,8 @@ def _unit(eng: Engine, words: list[str], where: str) -> Unit:
     card_id = words[2]
     if card_id not in eng.db:
         raise ScenarioError(f"{where}: unknown card id {card_id!r}")
+    if eng.db[card_id].kind == "spell":
+        raise ScenarioError(f"{where}: {card_id} is a spell, not a unit")
     rest = words[3:]
     throne = "throne" in rest
     if throne:
@@ -291,10 +381,12 @@ def _unit(eng: Engine, words: list[str], where: str) -> Unit:
         if key == "hp":
             cur, _, mx = value.partition("/")
             try:
-                u.hp = int(cur)
-                u.max_hp = int(mx) if mx else max(u.max_hp, u.hp)
+                u.hp = _count(cur)
+                u.max_hp = _count(mx) if mx else max(u.max_hp, u.hp)
             except ValueError:
                 raise ScenarioError(f"{where}: hp is written CUR/MAX, got {value!r}") from None
+            if u.hp < 1 or u.max_hp < 1:  # above MAX is possible (buffs raise HP alone)
+                raise ScenarioError(f"{where}: hp {value}: a unit on the board has HP ≥ 1")
             continue
         if key not in Unit.__slots__ or key in _SKIP:
             raise ScenarioError(f"{where}: unknown unit attribute {key!r}")
@@ -303,12 +395,21 @@ def _unit(eng: Engine, words: list[str], where: str) -> Unit:
             if isinstance(current, bool):
                 new: object = True if not sep else {"yes": True, "no": False}[value]
             elif isinstance(current, int):
-                new = int(value)
+                new = _count(value)
             else:
                 new = tuple(_list(value))
         except (KeyError, ValueError):
             raise ScenarioError(f"{where}: bad value for {key}: {value!r}") from None
         setattr(u, key, new)
+    top = eng.rules.max_barracks_level
+    if not (1 if u.kind == BARRACKS else 0) <= u.level <= top:
+        raise ScenarioError(f"{where}: level={u.level} (a barracks has levels 1..{top})")
+    pool = eng.db[card_id].captains if u.kind == BARRACKS else ()
+    bad = [c for c in u.offer if c not in pool]
+    if bad:  # R-BARRACKS-9: offers come from the barracks' own captain list
+        raise ScenarioError(
+            f"{where}: offer: not captains of {card_id}: {', '.join(bad)} (its list: {', '.join(pool) or 'none'})"
+        )
     return u
 
 

@@ -107,7 +107,7 @@ class Unit:
 
     def key(self) -> tuple[Any, ...]:
         """Everything that matters to the rules (not the uid, an identity only)."""
-        return tuple(getattr(self, name) for name in Unit.__slots__[1:])
+        return _unit_key(self)
 
     @property
     def is_structure(self) -> bool:
@@ -127,7 +127,17 @@ def _compile_unit_copy() -> Callable[[Unit], Unit]:
     return fn
 
 
+def _compile_unit_key() -> Callable[[Unit], tuple[Any, ...]]:
+    """``Unit.key`` written out once from ``Unit.__slots__`` (every slot but the uid)."""
+    body = ", ".join(f"u.{name}" for name in Unit.__slots__[1:])
+    namespace: dict[str, Any] = {}
+    exec(f"def unit_key(u):\n    return ({body},)\n", namespace)
+    fn: Callable[[Unit], tuple[Any, ...]] = namespace["unit_key"]
+    return fn
+
+
 _copy_unit = _compile_unit_copy()
+_unit_key = _compile_unit_key()
 
 
 class SideState:
@@ -215,7 +225,10 @@ PHASES_ALL = (OPEN_REPLACE, OPEN_FOUND, MAIN, CAPTAIN, OVER)
 
 
 class State:
-    """The whole position: board, sides, round, phase and the match RNG."""
+    """The whole position: board, sides, round, phase and the match RNG.
+
+    A copy shares the RNG with its original until either of them uses it (copy on
+    use): most copies an agent makes never draw a random number."""
 
     __slots__ = (
         "board",
@@ -226,7 +239,8 @@ class State:
         "phase",
         "pending",
         "next_uid",
-        "rng",
+        "_rng",
+        "_rng_shared",
         "winner",
         "end_reason",
         "marched",
@@ -241,14 +255,16 @@ class State:
         self.phase = OPEN_REPLACE
         self.pending = -1  # barracks cell of a pending captain offer
         self.next_uid = 1
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_shared = False
         self.winner: int | None = None  # None while playing or for a draw
         self.end_reason = ""
         self.marched = False
 
     def copy(self) -> State:
         new = State.__new__(State)
-        new.board = [u.copy() if u is not None else None for u in self.board]
+        copy_unit = _copy_unit
+        new.board = [copy_unit(u) if u is not None else None for u in self.board]
         new.sides = [s.copy() for s in self.sides]
         new.round = self.round
         new.turn = self.turn
@@ -256,12 +272,27 @@ class State:
         new.phase = self.phase
         new.pending = self.pending
         new.next_uid = self.next_uid
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new._rng = self._rng  # shared until one of the two uses it (see ``rng``)
+        new._rng_shared = self._rng_shared = True
         new.winner = self.winner
         new.end_reason = self.end_reason
         new.marched = self.marched
         return new
+
+    @property
+    def rng(self) -> random.Random:
+        """The match RNG: every random choice of the rules draws from it."""
+        if self._rng_shared:  # another state may hold this object: use a private copy
+            own = random.Random.__new__(random.Random)
+            own.setstate(self._rng.getstate())
+            self._rng = own
+            self._rng_shared = False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_shared = False
 
     def units(self, side: int | None = None) -> list[Unit]:
         return [u for u in self.board if u is not None and (side is None or u.side == side)]
@@ -275,7 +306,7 @@ class State:
     def hash(self) -> str:
         """A stable hash of everything that decides the rest of the match."""
         h = hashlib.sha256()
-        h.update(repr(tuple(u.key() if u else None for u in self.board)).encode())
+        h.update(repr(tuple(_unit_key(u) if u else None for u in self.board)).encode())
         h.update(repr(tuple(s.key() for s in self.sides)).encode())
         h.update(
             repr(
@@ -292,5 +323,17 @@ class State:
                 )
             ).encode()
         )
-        h.update(repr(self.rng.getstate()).encode())
+        h.update(_rng_bytes(self._rng))  # read only: no private copy needed
         return h.hexdigest()[:16]
+
+
+def _rng_bytes(rng: random.Random) -> bytes:
+    """``repr(rng.getstate()).encode()``, remembered on the RNG for its current state
+    (formatting its 625 words is most of a hash; the comparison is cheap)."""
+    state = rng.getstate()
+    cached: tuple[object, bytes] | None = getattr(rng, "_throne_repr", None)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    data = repr(state).encode()
+    rng._throne_repr = (state, data)  # type: ignore[attr-defined]
+    return data

@@ -43,12 +43,24 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
+_PRODUCTION: dict[int, tuple[CardDB, frozenset[str]]] = {}
+
+
+def production_ids(db: CardDB) -> frozenset[str]:
+    """The ids of the production camps of a card table (looked up once per table)."""
+    hit = _PRODUCTION.get(id(db))
+    if hit is None or hit[0] is not db:
+        if len(_PRODUCTION) >= 16:
+            _PRODUCTION.clear()
+        hit = _PRODUCTION[id(db)] = (db, frozenset(c.id for c in db.values() if c.is_production))
+    return hit[1]
+
 
 def unit_value(db: CardDB, st: State, u: Unit, w: Weights = DEFAULT_WEIGHTS) -> float:
     """What a non-throne unit is worth to its side."""
     if u.kind == BARRACKS:
         v = w.barracks + w.barracks_hp * u.hp + w.barracks_level * u.level + w.armor * u.armor
-        if db[u.card].is_production:
+        if u.card in production_ids(db):
             v += w.production
         return v
     v = w.attack * u.attack + w.hp * u.hp + w.armor * u.armor
@@ -74,17 +86,19 @@ def evaluate(eng: Engine, side: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     db = eng.db
     dist = eng.geo.dist
     thrones = [eng.geo.throne_cell(0), eng.geo.throne_cell(1)]
+    advance = w.advance
     score = 0.0
     for u in st.board:
         if u is None:
             continue
-        if u.kind == THRONE:
+        kind = u.kind
+        if kind == THRONE:
             v = throne_value(u.hp, w)
         else:
             v = unit_value(db, st, u, w)
-            if u.attack > 0 and u.kind != BARRACKS:
+            if u.attack > 0 and kind != BARRACKS:
                 far = dist[u.cell][thrones[1 - u.side]]
-                v += w.advance * u.attack * max(0, 8 - far)
+                v += advance * u.attack * max(0, 8 - far)
         score += v if u.side == side else -v
     for s, sign in ((st.sides[side], 1.0), (st.sides[1 - side], -1.0)):
         score += sign * w.hand_card * min(len(s.hand), 8)
@@ -94,9 +108,8 @@ def evaluate(eng: Engine, side: int, w: Weights = DEFAULT_WEIGHTS) -> float:
 
 def try_action(match: Match, action: Action) -> Engine:
     """The engine after ``action`` (known legal in ``match``) on a copy of the state."""
-    eng = Engine(match.db, match.rules, match.state.copy())
+    eng = Engine(match.db, match.rules, match.state.copy(), record_events=False)
     eng.do(action)
-    eng.events = []
     return eng
 
 

@@ -230,6 +230,7 @@ class StandardAgent:
         mana = st.sides[side].mana
         best: Action | None = None
         best_key = (-1e9, -1e9)
+        values: dict[str, float] = {}  # one soldier card is offered on several cells
         for a in legal:
             if bought_only and a.kind in ("summon", "captain"):
                 b = st.board[a.cell]
@@ -239,10 +240,10 @@ class StandardAgent:
                 card = match.db[a.card]
                 if card.kw("peasant") == 0 and mana - card.cost < reserve:
                     continue
-                key = (
-                    self._summon_value(match, card),
-                    self._place_score(eng, side, card, a.target),
-                )
+                value = values.get(a.card)
+                if value is None:
+                    value = values[a.card] = self._summon_value(match, card)
+                key = (value, self._place_score(eng, side, card, a.target))
             elif a.kind == "captain":
                 b = match.state.board[a.cell]
                 assert b is not None
@@ -454,6 +455,7 @@ class StandardAgent:
             return None
         best: Action | None = None
         best_gain = 0.05
+        here: dict[int, float] = {}  # the pull where each unit stands, once per unit
         for a in legal:
             if a.kind != "move":
                 continue
@@ -461,7 +463,9 @@ class StandardAgent:
             assert u is not None
             if u.kind == THRONE or u.peasant or u.attack <= 0:
                 continue
-            gain = self._pull(eng, u, a.target, targets) - self._pull(eng, u, a.cell, targets)
+            if a.cell not in here:
+                here[a.cell] = self._pull(eng, u, a.cell, targets)
+            gain = self._pull(eng, u, a.target, targets) - here[a.cell]
             if gain > best_gain:
                 best, best_gain = a, gain
         return best

@@ -31,7 +31,7 @@ from typing import Any
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.match import Match, SideSetup
-from throne_lib.games.throne.rules import Rules
+from throne_lib.games.throne.rules import LIMIT, Rules, params_from_dict
 from throne_lib.kit.agents import Agent, RandomAgent
 
 
@@ -51,11 +51,15 @@ class SideMods:
         data["barracks"] = list(self.barracks)
         return data
 
+    def __post_init__(self) -> None:
+        if not 1 <= self.hp <= self.max_hp <= LIMIT:
+            raise ValueError(f"side mods: hp {self.hp}/{self.max_hp} (1 ≤ hp ≤ max_hp)")
+        if abs(self.armor) > LIMIT or abs(self.draw) > 1000:
+            raise ValueError(f"side mods: armor {self.armor}, draw {self.draw} out of range")
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SideMods:
-        kwargs = dict(data)
-        kwargs["barracks"] = tuple(kwargs.get("barracks", ()))
-        return cls(**kwargs)
+        return params_from_dict(cls, data, "side mods")
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ class BattleSetup:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BattleSetup:
         mods = [SideMods.from_dict(m) for m in data["mods"]]
+        if len(mods) != 2:
+            raise ValueError(f"mods: expected 2 sides' mods, got {len(mods)}")
         return cls(
             kind=str(data["kind"]),
             node=str(data["node"]),
@@ -125,6 +131,7 @@ def apply_mods(match: Match, mods: tuple[SideMods, SideMods]) -> None:
         for card, cell in zip(m.barracks, free, strict=False):
             match.eng.make_unit(match.db[card], side, cell, from_deck=False)
     match.eng.events = []
+    match.touch()  # the state was edited directly: no cached hash or legal actions
 
 
 def build_match(db: CardDB, setup: BattleSetup) -> Match:

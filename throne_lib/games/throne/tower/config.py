@@ -7,10 +7,11 @@ tuples of ``(kind, …)`` rows so the value stays hashable and JSON-friendly.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from throne_lib.games.throne.rules import params_from_dict, params_to_dict
+from throne_lib.games.throne.rules import LIMIT, params_from_dict, params_to_dict
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,28 @@ class TowerRules:
     shop_heal: int = 15  # HP bought for shop_heal_price gold
     shop_heal_price: int = 45
     weak_first_enemy_hp: int = 0  # designer cheat: > 0 gives the first enemy this HP
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if type(value) is int and not 0 <= value <= LIMIT:
+                problems.append(f"{f.name}={value} (expected 0..{LIMIT})")
+        if self.start_hp < 1 or self.deck_min > self.deck_max:
+            problems.append("start_hp ≥ 1 and deck_min ≤ deck_max")
+        for table in ("enemy_hp", "enemy_relics", "gold"):
+            kinds = [r[0] for r in getattr(self, table)]
+            lacking = [k for k in ("battle", "elite", "boss") if k not in kinds]
+            if lacking:
+                problems.append(f"{table} lacks a row for {', '.join(lacking)}")
+        if not self.enemy_agents or any(not names for _, names in self.enemy_agents):
+            problems.append("every enemy_agents row names at least one agent")
+        if len(self.chest_gold) != 2 or self.chest_gold[0] > self.chest_gold[1]:
+            problems.append("chest_gold is (low, high) with low ≤ high")
+        if any(lo > hi for _, lo, hi, _ in self.gold):
+            problems.append("gold rows are (kind, low, high, per floor) with low ≤ high")
+        if problems:
+            raise ValueError("bad TowerRules: " + "; ".join(problems))
 
     def row(self, table: str, kind: str) -> tuple[Any, ...]:
         for r in getattr(self, table):

@@ -28,9 +28,11 @@ file is left where it is; :func:`quarantine` renames it aside
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -101,11 +103,14 @@ def run_from_dict(data: Any, path: str | Path = "<save>", tables: Tables | None 
             path, f"unknown save schema {data.get('schema')!r} (this version reads {SCHEMA})"
         )
     t = tables or Tables.load()
+    body = data.get("run")
+    if not isinstance(body, dict):
+        raise SaveError(path, '"run" must be an object')
+    missing = [k for k in (*RUN_FIELDS, "steps", "rules", "map") if k not in body]
+    if missing:
+        raise SaveError(path, f"the run lacks field(s): {', '.join(missing)}")
+    _check_types(body, path)
     try:
-        body = data["run"]
-        missing = [k for k in (*RUN_FIELDS, "steps", "rules", "map") if k not in body]
-        if missing:
-            raise SaveError(path, f"the run lacks field(s): {', '.join(missing)}")
         run = Run(
             tables=t,
             tmap=TowerMap.from_dict(body["map"]),
@@ -126,14 +131,76 @@ def run_from_dict(data: Any, path: str | Path = "<save>", tables: Tables | None 
     return run
 
 
+# The JSON type of every run field: a type, a (type, None) pair for "or null", or a
+# one-item list for "a list of". Checked before anything is built (``"hp": "40"`` is
+# reported as such, not found later by the arithmetic of a campfire).
+_FIELD_TYPES: dict[str, Any] = {
+    "seed": int, "general": str, "vices": [str], "deck": [str], "hp": int, "max_hp": int,
+    "gold": int, "relics": [str], "floor": int, "node": (str, None), "screen": str,
+    "status": str, "offer": [str], "shop": dict, "event": str, "removals": int,
+    "seen_events": [str], "history": [str], "notes": [str], "steps": [dict], "rules": dict,
+    "map": dict,
+}  # fmt: skip
+_STEP_TYPES = {
+    "floor": int, "row": int, "kind": str, "hp_before": int, "hp_after": int,
+    "max_hp": int, "gold": int, "result": str, "node": str,
+}  # fmt: skip
+_BIG = 10**9  # no run field (HP, gold, seed) is larger in any honest save
+
+
+def _type_name(want: Any) -> str:
+    if isinstance(want, list):
+        return f"a list of {_type_name(want[0])}"
+    if isinstance(want, tuple):
+        return f"{_type_name(want[0])} or null"
+    return {int: "a whole number", str: "a string", dict: "an object"}[want]
+
+
+def _has_type(value: Any, want: Any) -> bool:
+    if isinstance(want, list):
+        return isinstance(value, list) and all(_has_type(v, want[0]) for v in value)
+    if isinstance(want, tuple):
+        return value is None or _has_type(value, want[0])
+    if want is int:  # bool is an int to Python, not to a save
+        return type(value) is int and -_BIG <= value <= _BIG
+    return isinstance(value, want)
+
+
+def _check_types(body: dict[str, Any], path: str | Path) -> None:
+    for key, want in _FIELD_TYPES.items():
+        if not _has_type(body[key], want):
+            raise SaveError(path, f"run.{key}: expected {_type_name(want)}, got {body[key]!r:.60}")
+    for i, step in enumerate(body["steps"]):
+        for key, want in _STEP_TYPES.items():
+            if key in step and not _has_type(step[key], want):
+                raise SaveError(
+                    path,
+                    f"run.steps[{i}].{key}: expected {_type_name(want)}, got {step[key]!r:.60}",
+                )
+        unknown = sorted(set(step) - set(_STEP_TYPES))
+        if unknown:
+            raise SaveError(path, f"run.steps[{i}]: unknown field(s) {', '.join(unknown)}")
+    shop = body["shop"]
+    for key in ("cards", "relics"):
+        prices = shop.get(key, {})
+        if not isinstance(prices, dict) or not all(_has_type(v, int) for v in prices.values()):
+            raise SaveError(path, f"run.shop.{key}: expected an object of id: price")
+    for key in ("heal", "remove"):
+        if key in shop and not _has_type(shop[key], int):
+            raise SaveError(path, f"run.shop.{key}: expected a whole number")
+
+
 def _check_run(run: Run, path: str | Path) -> None:
+    """Ids, ranges and cross-field consistency: what a run reached by legal choices
+    satisfies (``hp`` 1..max_hp while playing, a known screen, a floor of the map …)."""
     t = run.tables
+    r = run.rules
     unknown = sorted(
         {c for c in [run.general, *run.vices, *run.deck, *run.offer] if c not in t.cards}
     )
     if unknown:
         raise SaveError(path, f"cards not in the card table: {', '.join(unknown)}")
-    bad = sorted({r for r in run.relics if r not in t.relics})
+    bad = sorted({x for x in run.relics if x not in t.relics})
     if bad:
         raise SaveError(path, f"relics not in the relic table: {', '.join(bad)}")
     if run.event and run.event not in t.events:
@@ -142,6 +209,32 @@ def _check_run(run: Run, path: str | Path) -> None:
         raise SaveError(path, f"unknown screen {run.screen!r}")
     if run.node is not None and run.node not in run.tmap.nodes:
         raise SaveError(path, f"node {run.node!r} is not on the map")
+    if t.cards[run.general].kind != "general":
+        raise SaveError(path, f"run.general: {run.general!r} is not a general")
+    if run.max_hp < 1:
+        raise SaveError(path, f"run.max_hp: {run.max_hp} (at least 1)")
+    low = 1 if run.status == "playing" else 0
+    if not low <= run.hp <= run.max_hp:
+        raise SaveError(path, f"run.hp: {run.hp} (expected {low}..max_hp {run.max_hp})")
+    for key in ("gold", "removals", "seed"):
+        if getattr(run, key) < 0:
+            raise SaveError(path, f"run.{key}: {getattr(run, key)} (at least 0)")
+    if run.status not in ("playing", "dead", "won"):
+        raise SaveError(path, f"run.status: {run.status!r} (playing, dead or won)")
+    if (run.status != "playing") != (run.screen == "over"):
+        raise SaveError(path, f"run.status {run.status!r} does not fit run.screen {run.screen!r}")
+    if not 0 <= run.floor < run.tmap.rules.floors:
+        raise SaveError(path, f"run.floor: {run.floor} (the map has {run.tmap.rules.floors})")
+    if not r.deck_min <= len(run.deck) <= r.deck_max:
+        raise SaveError(
+            path, f"run.deck: {len(run.deck)} cards (the tower allows {r.deck_min}-{r.deck_max})"
+        )
+    if len(run.vices) > 2 or len(set(run.vices)) != len(run.vices) or run.general in run.vices:
+        raise SaveError(path, "run.vices: up to 2 different vice generals, not the main general")
+    if (run.screen == "event") != bool(run.event):
+        raise SaveError(path, f"run.event {run.event!r} does not fit run.screen {run.screen!r}")
+    if run.node is not None and run.tmap.node(run.node).floor != run.floor:
+        raise SaveError(path, f"run.node {run.node} is not on floor {run.floor}")
 
 
 def _battle_from(data: Any, run: Run, path: str | Path) -> Battle:
@@ -155,7 +248,7 @@ def _battle_from(data: Any, run: Run, path: str | Path) -> Battle:
         want = str(data["hash"])
     except CardTableError as exc:
         raise SaveError(path, f"the battle's embedded card table: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(path, f"malformed battle: {type(exc).__name__}: {exc}") from None
     for i, text in enumerate(actions):
         try:
@@ -191,6 +284,23 @@ def write_atomic(path: str | Path, text: str) -> Path:
     return p
 
 
+def remove_stale_temps(path: str | Path, min_age: float = 60.0) -> list[Path]:
+    """Remove the ``.NAME.*.tmp`` files a killed :func:`write_atomic` left beside ``path``
+    (a save in another process takes milliseconds: only files idle for ``min_age``
+    seconds are removed). Returns the paths removed."""
+    p = Path(path)
+    removed = []
+    now = time.time()
+    for tmp in p.parent.glob(f".{glob.escape(p.name)}.*.tmp"):
+        try:
+            if now - tmp.stat().st_mtime >= min_age:
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:  # gone already, or not ours to remove: leave it
+            continue
+    return removed
+
+
 def save_run(run: Run, path: str | Path | None = None) -> Path:
     """Save the run atomically (R-TOWER-8); returns the path written."""
     p = Path(path) if path is not None else default_save_path()
@@ -200,13 +310,17 @@ def save_run(run: Run, path: str | Path | None = None) -> Path:
 
 def load_run(path: str | Path | None = None, tables: Tables | None = None) -> Run:
     """Load a save; raise :class:`SaveError` (file left in place) if it is unreadable.
-    A missing file raises ``FileNotFoundError`` (there is simply no run to resume)."""
+    A missing file raises ``FileNotFoundError`` (there is simply no run to resume).
+    Temporary files a killed :func:`write_atomic` left beside it are removed first."""
     p = Path(path) if path is not None else default_save_path()
+    remove_stale_temps(p)
     raw = p.read_bytes()
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise SaveError(p, f"not UTF-8 text ({exc.reason})") from None
+        raise SaveError(p, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except RecursionError:
+        raise SaveError(p, "not a tower save: JSON nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise SaveError(
             p, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"

@@ -10,19 +10,19 @@ that reports card-table errors reports these too.
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from throne_lib.games.throne.cards import CardTableError
+from throne_lib.kit.csvtable import read_rows as csv_rows
+from throne_lib.kit.csvtable import read_table_text
 
 ROOT = Path(__file__).resolve().parents[4]
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_CALL = re.compile(r"^([a-z_]+)(?:\(\s*(-?\d+)\s*\))?$")
+_CALL = re.compile(r"^([a-z_]+)(?:\(\s*(-?[0-9]{1,6})\s*\))?$")
+_NUMBER = re.compile(r"-?[0-9]{1,12}")
 
 
 class TowerTableError(CardTableError):
@@ -52,27 +52,10 @@ Reporter = Callable[[str, str], None]
 def read_rows(
     text: str, filename: str, columns: tuple[str, ...], problems: list[str]
 ) -> list[tuple[int, dict[str, str]]]:
-    """The rows of a CSV text as ``(spreadsheet row, {column: stripped text})``;
-    header problems go to ``problems`` (and no rows come back)."""
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        problems.append(f"{filename}:1:-: not a valid CSV table ({exc})")
-        return []
-    missing = [c for c in columns if c not in frame.columns]
-    for col in missing:
-        problems.append(
-            f"{filename}:1:{col}: missing column (expected columns: {', '.join(columns)})"
-        )
-    for col in frame.columns:
-        if col not in columns:
-            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(columns)})")
-    if missing:
-        return []
-    return [
-        (i + 2, {str(k): str(v).strip() for k, v in raw.items()})
-        for i, raw in enumerate(frame.to_dict("records"))
-    ]
+    """The rows of a CSV text as ``(row, {column: stripped text})``, read strictly by the
+    kit (:func:`throne_lib.kit.csvtable.read_rows`: rows named by their line, every row
+    with the header's cells, no empty table)."""
+    return csv_rows(text, filename, columns, problems)
 
 
 def reporter(problems: list[str], filename: str, row: int) -> Reporter:
@@ -89,14 +72,17 @@ def check_id(value: str, col: str, err: Reporter) -> bool:
     return True
 
 
-def parse_int(value: str, col: str, err: Reporter, lo: int = 0) -> int | None:
-    try:
-        n = int(value)
-    except ValueError:
-        err(col, f"expected a whole number, got {value!r}")
+def parse_int(value: str, col: str, err: Reporter, lo: int = 0, hi: int = 1_000_000) -> int | None:
+    if not _NUMBER.fullmatch(value):  # ASCII digits, not "1_000" nor 10^20 typed out
+        shown = value if len(value) <= 40 else value[:39] + "…"
+        err(col, f"expected a whole number, got {shown!r}")
         return None
+    n = int(value)
     if n < lo:
         err(col, f"expected a whole number ≥ {lo}, got {n}")
+        return None
+    if n > hi:
+        err(col, f"expected a whole number ≤ {hi}, got {n}")
         return None
     return n
 
@@ -134,10 +120,11 @@ def parse_calls(
 
 
 def read_text(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise TowerTableError([f"{path.name}:1:-: not UTF-8 text ({exc.reason})"], what) from None
+    problems: list[str] = []
+    text = read_table_text(path, problems)  # a bad byte at its line and column
+    if text is None:
+        raise TowerTableError(problems, what)
+    return text
 
 
 def digest(text: str) -> str:

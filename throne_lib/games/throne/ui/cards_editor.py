@@ -435,7 +435,7 @@ class CardsEditor:
         self.sheet = Sheet.parse(text)
         self.selected = self.sheet.rows[keep] if keep is not None else None
         if self.watcher is not None:
-            self.watcher.check()  # apply at once, without waiting for the next poll
+            self.watcher.saved()  # our save is whole and atomic: apply it at once
         self.refresh()
         return True
 

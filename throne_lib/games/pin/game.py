@@ -1,0 +1,173 @@
+"""PIN 架空战争 as the kit's registry sees it (one :class:`~throne_lib.kit.registry.Game`).
+
+Imports are lazy: registering loads neither the engine nor pandas. A setup is a
+:class:`~throne_lib.games.pin.decks.PinDeck`; ``resolve_setup`` accepts a deck file or a
+starter deck name (``anvil`` 铁砧联邦, ``aurora`` 辉穹圣约). Options: ``cards`` (a
+:class:`~throne_lib.games.pin.cards.PinCardDB`) and ``rules`` (a
+:class:`~throne_lib.games.pin.rules.Rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from throne_lib.kit.registry import Dashboard, Game
+
+if TYPE_CHECKING:
+    from throne_lib.games.pin.cards import PinCardDB
+    from throne_lib.games.pin.decks import PinDeck
+    from throne_lib.games.pin.match import PinMatch
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _cards(options: Mapping[str, Any]) -> PinCardDB:
+    from throne_lib.games.pin.cards import load_pin_cards
+
+    db = options.get("cards")
+    return db if db is not None else load_pin_cards()
+
+
+def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> PinMatch:
+    """Seat 0 plays side 甲 (HQ 003), seat 1 side 乙 (HQ 020); decks are checked first.
+
+    A setup is a :class:`PinDeck`, a deck dict (``deck_dict``), a deck file or a starter
+    name; ``options["rules"]`` a :class:`Rules` or a dict of overrides. The match keeps
+    JSON-able ``setups`` and ``options`` so a log can rebuild it."""
+    import dataclasses
+
+    from throne_lib.games.pin.decks import check_deck
+    from throne_lib.games.pin.match import PinMatch
+    from throne_lib.games.pin.rules import PIN_RULES, Rules
+
+    db = _cards(options)
+    rules = options.get("rules", PIN_RULES)
+    if isinstance(rules, Mapping):
+        rules = rules_from_dict(rules)
+    assert isinstance(rules, Rules)
+    a, b = (check_deck(db, setup_deck(s), rules) for s in setups)
+    m = PinMatch.new(db, (a.hq, b.hq), (a.cards, b.cards), seed, rules)
+    m.setups = [deck_dict(a), deck_dict(b)]
+    overrides = {k: v for k, v in dataclasses.asdict(rules).items() if v != getattr(PIN_RULES, k)}
+    m.options = {"rules": json_safe(overrides)} if overrides else {}
+    return m
+
+
+def json_safe(value: Any) -> Any:
+    """Tuples to lists, recursively (rule fields are tuples)."""
+    if isinstance(value, tuple | list):
+        return [json_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    return value
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Any:
+    """Rules from a dict of overrides (lists back to tuples)."""
+    import dataclasses
+
+    from throne_lib.games.pin.rules import PIN_RULES
+
+    def tup(v: Any) -> Any:
+        return tuple(tup(x) for x in v) if isinstance(v, list) else v
+
+    return dataclasses.replace(PIN_RULES, **{k: tup(v) for k, v in data.items()})
+
+
+def deck_dict(deck: PinDeck) -> dict[str, Any]:
+    return {
+        "name": deck.name,
+        "main": deck.main,
+        "ally": deck.ally,
+        "hq": deck.hq,
+        "cards": list(deck.cards),
+    }
+
+
+def setup_deck(setup: Any) -> PinDeck:
+    from throne_lib.games.pin.decks import PinDeck
+
+    if isinstance(setup, PinDeck):
+        return setup
+    if isinstance(setup, str):
+        return resolve_setup(setup)
+    if isinstance(setup, Mapping):
+        return PinDeck(
+            str(setup.get("name", "deck")),
+            str(setup["main"]),
+            str(setup["hq"]),
+            tuple(setup["cards"]),
+            str(setup.get("ally", "")),
+        )
+    raise ValueError(f"a PIN setup is a deck, a deck file or a starter name, not {setup!r}")
+
+
+def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
+    """The rulebook's starter decks by name, 铁砧联邦 against 辉穹圣约 (PIN-START-3)."""
+    return ["anvil", "aurora"][:n]
+
+
+def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> PinDeck:
+    """A deck file, or the name of a starter deck under ``decks/pin/``."""
+    from throne_lib.games.pin.decks import DECK_DIR, load_deck
+
+    path = Path(word)
+    if path.is_file():
+        return load_deck(path)
+    starter = DECK_DIR / f"{word}.deck"
+    if starter.is_file():
+        return load_deck(starter)
+    known = ", ".join(sorted(p.stem for p in DECK_DIR.glob("*.deck")))
+    raise ValueError(f"no PIN deck {word!r}: give a deck file or one of {known}")
+
+
+def parse_table(text: str) -> Any:
+    """Card-table text -> PinCardDB (CardTableError lists FILE:ROW:COLUMN problems)."""
+    from throne_lib.games.pin.cards import parse_pin_cards
+
+    return parse_pin_cards(text)
+
+
+def _standard(seed: int = 0, **params: Any) -> Any:
+    from throne_lib.games.pin.agents import ScriptedAgent
+
+    return ScriptedAgent(seed, **params)
+
+
+GAME = Game(
+    name="pin",
+    title="PIN 架空战争",
+    title_en="PIN Fictional War",
+    rule_prefix="PIN-",
+    module="throne_lib.games.pin",
+    seats=(2, 2),
+    new_match=new_match,
+    card_tables=(ROOT / "cards-pin.csv",),
+    default_setups=default_setups,
+    resolve_setup=resolve_setup,
+    seat_names=("甲", "乙"),
+    agents={"standard": _standard},
+    default_agent="standard",
+    rulebook="RULES-PIN.md",
+    dashboards=(
+        Dashboard(
+            "pin.ipynb",
+            "PIN 对战",
+            "PIN match",
+            "22格六边形棋盘：部署、激活、移动与攻击，与 AI 对战。",
+            "The 22-hex war game against the scripted AI, with the mouse.",
+        ),
+        Dashboard(
+            "pin_cards.ipynb",
+            "PIN 卡牌设计",
+            "PIN card designer",
+            "在 cards-pin.csv 上设计你自己的国家：表格编辑、保存前校验、卡牌一览。",
+            "Design your own nation: edit cards-pin.csv, validated on save, with a gallery.",
+        ),
+    ),
+    controller="throne_lib.games.pin.ui.widget:pin_app",
+    parse_table=parse_table,
+    cli="throne_lib.games.pin.cli:CLI",
+)

@@ -1,0 +1,272 @@
+"""The PIN board on ipycanvas (PIN-UI-1…7): hexes, two slots per cell, HQ HP bars, the
+top bar, the hand as buttons, decision prompts and the 战报. Clicks go to the
+:class:`~throne_lib.games.pin.ui.controller.PinController`; the AI (the other seat) plays
+one action at a time at the chosen tempo (PIN-AI-1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import html
+import json
+from typing import Any
+
+import ipywidgets as W
+from ipycanvas import Canvas, hold_canvas
+
+from throne_lib.games.pin import ui_model as ui
+from throne_lib.games.pin.agents import ScriptedAgent
+from throne_lib.games.pin.hexes import CELLS, SIDE_NAMES, label
+from throne_lib.games.pin.match import PinMatch
+from throne_lib.games.pin.rules import PIN_RULES
+
+S = 52.0  # hex radius in pixels
+MARGIN = S + 12
+WIDTH = int(11 * 3**0.5 / 2 * S + 2 * MARGIN)
+HEIGHT = int(4.5 * S + 2 * MARGIN)
+HIGHLIGHT = {"move": "#2e9e4f", "target": "#d23c3c", "deploy": "#d9a400", "retreat": "#7b4fd6"}
+TEMPO_S = {"standard": 0.35, "fast": 0.02}
+
+
+def centre(cell: int, viewer: int) -> tuple[float, float]:
+    x, y = ui.hex_centre(cell, S, viewer)
+    return x + MARGIN, y + MARGIN
+
+
+class PinBoard(W.VBox):
+    """One match, the human on ``human`` against the scripted AI."""
+
+    def __init__(
+        self, match: PinMatch, human: int = 0, ai_mode: str = "async", tempo: str = "standard"
+    ) -> None:
+        from throne_lib.games.pin.ui.controller import PinController
+
+        self.match = match
+        self.human = human
+        self.ctrl = PinController(match, human)
+        self.agent = ScriptedAgent(seed=7)
+        self.ai_mode = ai_mode
+        self.tempo = tempo
+        self.seq = 0  # inputs handled (the page shows it for browser tests)
+        self._task: asyncio.Task[None] | None = None
+        self.canvas = Canvas(
+            width=WIDTH, height=HEIGHT, layout=W.Layout(width=f"{WIDTH}px", height=f"{HEIGHT}px")
+        )
+        self.canvas.on_mouse_down(self._on_click)
+        self.canvas.add_class("pin-canvas")
+        self.top = W.HTML()
+        self.prompt = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.info = W.HTML()
+        self.log_panel = W.HTML(
+            layout=W.Layout(width="360px", height=f"{HEIGHT + 120}px", overflow="auto")
+        )
+        self.log_panel.add_class("pin-log")
+        self.status = W.HTML()
+        left = W.VBox([self.top, self.canvas, self.info, self.prompt, self.hand])
+        super().__init__([W.HBox([left, self.log_panel]), self.status])
+        self.add_class("pin-board")
+        self.refresh()
+        self._ai()
+
+    # --- input ---------------------------------------------------------------------
+    def _on_click(self, x: float, y: float) -> None:
+        cell = ui.cell_at(x - MARGIN, y - MARGIN, S, self.human)
+        if cell is not None and self.ctrl.my_turn:
+            cx, _ = centre(cell, self.human)
+            self._guard(lambda: self.ctrl.click_cell(cell, 0 if x < cx else 1))
+        self.seq += 1
+        self.refresh()
+        self._ai()
+
+    def _press(self, choice: Any) -> None:
+        self._guard(lambda: self.ctrl.press(choice))
+        self.seq += 1
+        self.refresh()
+        self._ai()
+
+    def _card(self, card: str) -> None:
+        self.ctrl.click_card(card)
+        self.seq += 1
+        self.refresh()
+
+    def _guard(self, fn: Any) -> None:
+        try:
+            fn()
+            self.ctrl.message = ""
+        except ValueError as exc:  # IllegalAction: shown, nothing changed
+            self.ctrl.message = str(exc)
+
+    # --- the AI --------------------------------------------------------------------
+    def _ai(self) -> None:
+        if self.match.is_over or self.match.current_seat == self.human:
+            return
+        if self.ai_mode == "sync":
+            while not self.match.is_over and self.match.current_seat != self.human:
+                self.ctrl.ai_step(self.agent)
+            self.refresh()
+            return
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._ai_loop())
+
+    async def _ai_loop(self) -> None:
+        while not self.match.is_over and self.match.current_seat != self.human:
+            await asyncio.sleep(TEMPO_S[self.tempo])
+            self.ctrl.ai_step(self.agent)
+            self.refresh()
+
+    # --- drawing ---------------------------------------------------------------------
+    def refresh(self) -> None:
+        m, seat = self.match, self.human
+        obs = dict(m.observation(seat))
+        marks = self.ctrl.highlights()
+        with hold_canvas():
+            self._draw_board(obs, marks)
+        bar = ui.top_bar(m, seat)
+        cp = " ".join(f"{SIDE_NAMES[s]} {bar['cp'][s]}" for s in (0, 1))
+        self.top.value = (
+            f"<b>PIN 架空战争</b> 第{bar['round']}轮 · 回合{bar['turn']} · {bar['phase']} · 指挥点 {cp} · "
+            f"手牌 {bar['hands'][0]}/{bar['hands'][1]} 牌库 {bar['decks'][0]}/{bar['decks'][1]} "
+            f"坟场 {bar['graves'][0]}/{bar['graves'][1]}"
+        )
+        self._draw_prompt()
+        self._draw_hand()
+        info = self.ctrl.message
+        if m.is_over:
+            w = m.state.winner
+            info = "对局结束：" + ("平局" if w is None or w < 0 else f"{SIDE_NAMES[w]}获胜")
+        self.info.value = f"<div class='pin-info'>{html.escape(info)}</div>"
+        lines = "".join(f"<div>{html.escape(t)}</div>" for t in reversed(self.ctrl.log[-300:]))
+        self.log_panel.value = f"<b>战报</b>（最新在上）{lines}"
+        d = m.state.pending
+        data = {
+            "seq": self.seq,
+            "seat": m.current_seat,
+            "phase": m.state.phase,
+            "pending": d.kind if d else "",
+            "over": int(m.is_over),
+            "mine": int(self.ctrl.my_turn),
+            "marks": json.dumps(marks),
+            "selected": self.ctrl.sel.unit or self.ctrl.sel.card,
+        }
+        attrs = " ".join(f"data-{k}='{html.escape(str(v), quote=True)}'" for k, v in data.items())
+        self.status.value = (
+            f"<div class='pin-state' {attrs}>{html.escape(str(data['phase']))}</div>"
+        )
+
+    def _draw_board(self, obs: dict[str, Any], marks: dict[str, list[str]]) -> None:
+        c, seat = self.canvas, self.human
+        c.clear()
+        c.fill_style = "#f6f3ec"
+        c.fill_rect(0, 0, WIDTH, HEIGHT)
+        stacks = ui.cell_stacks(self.match, obs)
+        for cell in CELLS:
+            name = label(cell)
+            corners = [(x + MARGIN, y + MARGIN) for x, y in ui.hex_corners(cell, S, seat)]
+            c.fill_style = ui.cell_tint(cell)
+            c.global_alpha = 0.25
+            c.fill_polygon(corners)
+            c.global_alpha = 1.0
+            c.stroke_style = "#777"
+            c.line_width = 1
+            for kind, cells in marks.items():
+                if name in cells:
+                    c.stroke_style, c.line_width = HIGHLIGHT[kind], 4
+            c.stroke_polygon(corners)
+            cx, cy = centre(cell, seat)
+            c.fill_style = "#555"
+            c.font = "10px sans-serif"
+            c.text_align = "center"
+            c.fill_text(name, cx, cy - S * 0.62)
+            for slot, item in enumerate(stacks.get(name, [])):
+                self._draw_item(item, cx + (slot - 0.5) * S * 0.82, cy + 4)
+
+    def _draw_item(self, item: dict[str, Any], x: float, y: float) -> None:
+        c = self.canvas
+        w, h = S * 0.78, S * 0.78
+        if "hq" in item:
+            badge = ui.hq_badge(
+                self.match.observation(self.human), item["hq"], self.match.rules.hq_hp
+            )
+            side = item["hq"]
+            c.fill_style = ui.SIDE_COLOURS[side]
+            c.fill_rect(x - w / 2, y - h / 2, w, h)
+            c.fill_style = "#fff"
+            c.font = "bold 11px sans-serif"
+            c.fill_text("总部", x, y - 8)
+            c.font = "10px sans-serif"
+            c.fill_text(str(badge["hp"]), x, y + 6)
+            c.fill_style = "#222"
+            c.fill_rect(x - w / 2 + 3, y + h / 2 - 8, w - 6, 5)
+            c.fill_style = "#3fbf5f"
+            c.fill_rect(x - w / 2 + 3, y + h / 2 - 8, (w - 6) * badge["bar"], 5)
+            return
+        side = item["side"]
+        selected = item["ref"] == self.ctrl.sel.unit
+        c.fill_style = "#fffdf7" if not selected else "#fff2b3"
+        c.fill_rect(x - w / 2, y - h / 2, w, h)
+        c.stroke_style = ui.SIDE_COLOURS[side]
+        c.line_width = 2
+        c.stroke_rect(x - w / 2, y - h / 2, w, h)
+        c.fill_style = "#222"
+        c.font = "10px sans-serif"
+        c.fill_text(item["name"][:4], x, y - 9)
+        c.fill_text(f"{item['icon']}{item['size']}", x, y + 2)
+        c.fill_text(f"{item['attack']}/{item['hp'].split('/')[0]}", x, y + 13)
+        if item["actions"] is not None:
+            c.fill_style = "#2e9e4f"
+            c.fill_text(f"行{item['actions']}", x + w / 2 - 8, y - h / 2 + 9)
+        if item["markers"]:
+            c.fill_style = "#b0306a"
+            c.fill_text(item["markers"][0][:2], x - w / 2 + 9, y - h / 2 + 9)
+
+    def _draw_prompt(self) -> None:
+        buttons = []
+        p = ui.prompt(self.match) if self.ctrl.my_turn else None
+        if p is not None:
+            buttons.append(W.HTML(f"<b>{html.escape(p['title'])}</b>"))
+        for text, choice in self.ctrl.buttons():
+            b = W.Button(description=text, layout=W.Layout(width="auto"))
+            b.add_class("pin-btn")
+            b.on_click(lambda _, ch=choice: self._press(ch))
+            buttons.append(b)
+        self.prompt.children = buttons
+
+    def _draw_hand(self) -> None:
+        view = ui.hand_view(self.match, self.human)
+        picked = self.ctrl.sel.mulligan
+        out: list[W.Widget] = []
+        for card in view["cards"]:
+            chosen = card["card"] == self.ctrl.sel.card or card["card"] in picked
+            b = W.Button(
+                description=f"{card['name']}（{card['cost']}）",
+                tooltip=card["text"],
+                button_style="warning" if chosen else "",
+                layout=W.Layout(width="auto", opacity="0.5" if card["dimmed"] else "1"),
+            )
+            b.add_class("pin-card")
+            b.on_click(lambda _, cid=card["card"]: self._card(cid))
+            out.append(b)
+        out.append(W.HTML(f"对手手牌 {view['opponent_backs']} 张（背面）"))
+        self.hand.children = out
+
+
+def pin_app(ai_mode: str = "async") -> W.VBox:
+    """The dashboard: choose 快速对局 (3 rounds) or a full match, then play as 甲."""
+    from throne_lib.kit import registry
+
+    quick = W.Checkbox(value=False, description="快速对局（3轮）")
+    seed = W.BoundedIntText(value=3, min=0, max=10**6, description="种子")
+    start = W.Button(description="开始对局", button_style="primary")
+    start.add_class("pin-start")
+    holder = W.VBox()
+
+    def begin(_: Any) -> None:
+        rules = dataclasses.replace(PIN_RULES, round_limit=3) if quick.value else PIN_RULES
+        match = registry.get("pin").new(seed=seed.value, rules=rules)
+        assert isinstance(match, PinMatch)
+        holder.children = [PinBoard(match, 0, ai_mode, "fast" if quick.value else "standard")]
+
+    start.on_click(begin)
+    return W.VBox([W.HBox([quick, seed, start]), holder])

@@ -1,0 +1,97 @@
+"""Reading the CSV tables of any game (card tables, relics, events …) strictly, with rows
+named as the designer sees them.
+
+- A row is named by the line of the file it starts on (the header is line 1), so a blank
+  line or a cell that spans lines does not shift the numbers after it.
+- Every row has exactly the header's number of cells: a short row is an error, not padded
+  (a file cut mid-way, a lost comma), and so is a long one.
+- A table without rows is an error; so is a file that is not UTF-8 (reported at the line
+  and column of the bad byte) or a quote that never closes.
+
+Problems are collected as ``FILE:ROW:COLUMN: message`` lines (``-`` when no column
+applies), the format every table error of the kit uses.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from throne_lib.kit.textfile import TextFileError, decode_utf8
+
+MAX_CELL = 100_000  # characters in one cell (csv's own field limit is 131072)
+
+
+def read_table_text(path: Path, problems: list[str]) -> str | None:
+    """The text of a table file; a bad byte is a problem (None comes back)."""
+    try:
+        return decode_utf8(path.read_bytes(), path.name)
+    except TextFileError as exc:
+        problems.append(f"{exc.source}:{exc.line}:-: column {exc.column}: {exc.problem}")
+        return None
+
+
+def read_rows(
+    text: str, filename: str, columns: tuple[str, ...], problems: list[str]
+) -> list[tuple[int, dict[str, str]]]:
+    """The rows of CSV ``text`` as ``(row, {column: stripped text})`` where ``row`` is the
+    line the row starts on. Structural problems (cells, header, quoting, no rows) go to
+    ``problems``; rows with the wrong number of cells are left out of the result, and no
+    rows come back when the header is wrong."""
+    text = text.removeprefix("\ufeff")
+    records: list[tuple[int, list[str]]] = []
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    start = 1
+    try:
+        for record in reader:
+            if record:  # csv yields [] for a blank line
+                records.append((start, record))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        problems.append(f"{filename}:{start}:-: not a valid CSV table ({exc})")
+        return []
+    if not records:
+        problems.append(f"{filename}:1:-: empty file: expected the header {','.join(columns)}")
+        return []
+    header_line, header = records[0]
+    header = [h.strip() for h in header]
+    bad_header = False
+    for col in columns:
+        if col not in header:
+            problems.append(
+                f"{filename}:{header_line}:{col}: missing column "
+                f"(expected columns: {', '.join(columns)})"
+            )
+            bad_header = True
+    for col in header:
+        if col not in columns:
+            problems.append(
+                f"{filename}:{header_line}:{col or '(blank)'}: unknown column "
+                f"(expected: {', '.join(columns)})"
+            )
+    if len(set(header)) != len(header):
+        dup = sorted({h for h in header if header.count(h) > 1})
+        problems.append(
+            f"{filename}:{header_line}:{dup[0] or '(blank)'}: the header repeats a column"
+        )
+        bad_header = True
+    if bad_header:
+        return []
+    rows: list[tuple[int, dict[str, str]]] = []
+    for line, record in records[1:]:
+        if len(record) != len(header):
+            what = "missing" if len(record) < len(header) else "too many"
+            problems.append(
+                f"{filename}:{line}:-: expected {len(header)} cells like the header, got "
+                f"{len(record)} ({what}: a lost comma, or a file cut short?)"
+            )
+            continue
+        long = next((h for h, v in zip(header, record, strict=True) if len(v) > MAX_CELL), None)
+        if long is not None:
+            problems.append(f"{filename}:{line}:{long}: a cell of more than {MAX_CELL} characters")
+            continue
+        rows.append((line, {h: v.strip() for h, v in zip(header, record, strict=True)}))
+    if len(records) == 1:
+        problems.append(f"{filename}:{header_line + 1}:-: the table has no rows (header only)")
+    return rows
