@@ -45,7 +45,7 @@ def test_dying_hero_dies_at_turn_end_and_is_revealed() -> None:
     hand and equipment discarded, conjured 魔 removed, no more turns; CH-TURN-9 order."""
     m = scen(
         "lord tang_na hand=sword",
-        "enemy bai_pa hp=1/5 hand=heal,conjured_mana,sword equip=knight_armor",
+        "enemy bai_pa hp=1/5 hand=heal,conjured_mana,sword equip=knight_armor poison=1",
         "enemy di_shi",
         "enemy li_wei",
     )
@@ -58,6 +58,7 @@ def test_dying_hero_dies_at_turn_end_and_is_revealed() -> None:
     while m.prompt_kind == "rescue":
         do(m, "decline")
     assert not P(m, 1).alive and P(m, 1).revealed
+    assert m.observation(2)["players"][1]["status"] == []  # CH-STATUS-5: statuses end
     assert P(m, 1).hand == [] and "conjured_mana" not in m.state.discard
     assert {"heal", "sword"} <= set(m.state.discard)
     assert m.observation(2)["players"][1]["role"] == "enemy"

@@ -93,6 +93,8 @@ def _deaths(s: State) -> None:
         p.alive = False
         p.dying = False
         p.hold = 0
+        p.poison = p.stun = p.curse = p.frozen = 0  # CH-STATUS-5: statuses end with the unit
+        p.mirror = p.banner = p.aim = p.swift = False
         if s.rules.reveal_on_death:
             p.revealed = True
         for cid in p.hand:
