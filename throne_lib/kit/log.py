@@ -285,7 +285,9 @@ def _dumps(data: dict[str, Any]) -> str:
 
 
 def _events(events: Iterable[Any]) -> list[dict[str, Any]]:
-    return [e.to_dict() for e in events]
+    """Events in the form the log stores them: JSON values (a game's tuple is a list)."""
+    out: list[dict[str, Any]] = json.loads(json.dumps([e.to_dict() for e in events]))
+    return out
 
 
 def header_dict(game: str, header: Header) -> dict[str, Any]:
