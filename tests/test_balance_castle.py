@@ -21,7 +21,15 @@ from throne_lib.games.castle.cards import parse_castle_cards
 from throne_lib.games.castle.game import GAME as CASTLE
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.kit import registry
-from throne_lib.kit.balance import BalanceGame, Budget, Targets, search_space, suggest
+from throne_lib.kit.balance import (
+    BalanceGame,
+    Budget,
+    Outcome,
+    PlayTask,
+    Targets,
+    search_space,
+    suggest,
+)
 
 TABLE_PATH = CASTLE.card_tables[0]
 TEXT = TABLE_PATH.read_text(encoding="utf-8")
@@ -87,7 +95,19 @@ def test_rules_knobs_names_and_errors() -> None:
         rules_knobs(["mana=0:2"], CastleRules())
 
 
-def test_frozen_fields_never_change(game: CastleBalance) -> None:
+class _Recording(CastleBalance):
+    """Keeps every variant the search plays (serial backend: same process)."""
+
+    played: list[PlayTask]
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        self.played.append(task)
+        return super().play(task)
+
+
+def test_frozen_fields_never_change() -> None:
+    game = _Recording(TEXT, players=5, block_matches=2)
+    game.played = []
     freeze = ["hp", "thrall_rider", "knight.value", "rules.lord_mana"]
     space = search_space(game, freeze=freeze)
     keys = {k.key for k in space.knobs}
@@ -97,12 +117,16 @@ def test_frozen_fields_never_change(game: CastleBalance) -> None:
         or k in ("knight.value", "rules.lord_mana")
         for k in keys
     )
-    res = suggest(
-        game, space, Targets((0.45, 0.55), 1.0), Budget(4, 3, 2, 1, proposals=3), 1, "serial"
-    )
-    touched = {k for changes, _ in res.front for k, _ in changes}
-    touched |= {k for p in res.proposals for k, _ in p.changes}
-    assert touched <= keys
+    suggest(game, space, Targets((0.45, 0.55), 1.0), Budget(4, 3, 2, 1, proposals=3), 1, "serial")
+    base = parse_castle_cards(TEXT).cards
+    variants = {(t.table, t.rules) for t in game.played}
+    assert len(variants) > 1  # the search did try changes
+    for table, rules in variants:
+        cards = parse_castle_cards(table).cards
+        assert all(cards[c].hp == base[c].hp for c in base)
+        assert cards["thrall_rider"] == base["thrall_rider"]
+        assert cards["knight"].value == base["knight"].value
+        assert "lord_mana" not in dict(rules)
 
 
 def test_cli_suggest_writes_parquet_and_report_and_applies(tmp_path: Path) -> None:
