@@ -11,7 +11,7 @@
     throne simulate [--game NAME] ... (see throne_lib.kit.sim)
     throne report [--game NAME] RESULTS.parquet
     throne balance suggest [targets, budget, freeze options] [--out FILE] [--apply N]
-    throne balance apply RESULTS.parquet N      (Throne & Phalanx; docs/balance.md)
+    throne balance apply RESULTS.parquet N      (docs/balance.md; --game castle too)
 
 ``--game`` (default ``throne``) may stand before or after the command; the games come
 from the registry (:mod:`throne_lib.kit.registry`) and a game's own commands from its
@@ -247,14 +247,34 @@ def _delegated(command: str, rest: list[str]) -> int:
     :func:`throne_lib.kit.analytics.report_main`, ``throne tower …`` -> the tower's."""
     if command == "tower":
         from throne_lib.games.throne.tower.autopilot import tower_main as run
-    elif command == "balance":
-        from throne_lib.games.throne.balance import balance_main as run
     elif command == "simulate":
         from throne_lib.kit.sim import simulate_main as run
     else:
         from throne_lib.kit.analytics import report_main as run
     try:
         return run(rest)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else 2
+
+
+def _balance(name: str, rest: list[str]) -> int:
+    """``throne [--game NAME] balance …``: the game's own balance entry point (its
+    registry hook ``balance``); a clear error for an unknown game or one without it."""
+    try:
+        game = registry.get(name)
+    except ValueError as exc:
+        print(f"throne balance: {exc}", file=sys.stderr)
+        return 2
+    run = game.hook("balance")
+    if run is None:
+        with_one = ", ".join(g.name for g in registry.games() if g.balance) or "none"
+        print(
+            f"throne balance: game {name!r} has no balance adapter (games with one: {with_one})",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return int(run(rest))
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
 
@@ -294,13 +314,10 @@ def _run(args_list: list[str], debug: bool) -> int:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--game", default=None)
     known, rest = pre.parse_known_args(args_list)
-    if rest and rest[0] == "balance" and known.game not in (None, "throne"):
-        print(f"throne balance: no balance adapter for game {known.game!r} yet", file=sys.stderr)
-        return 2
-    if rest and rest[0] in ("simulate", "report", "tower", "balance"):
-        game_args = (
-            ["--game", known.game] if known.game and rest[0] not in ("tower", "balance") else []
-        )
+    if rest and rest[0] == "balance":
+        return _balance(known.game or registry.DEFAULT_GAME, rest[1:])
+    if rest and rest[0] in ("simulate", "report", "tower"):
+        game_args = ["--game", known.game] if known.game and rest[0] != "tower" else []
         return _delegated(rest[0], rest[1:] + game_args)
     try:
         game = registry.get(known.game or registry.DEFAULT_GAME)

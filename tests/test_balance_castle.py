@@ -1,0 +1,177 @@
+"""城堡之心's balance adapter (throne_lib/games/castle/balance_search.py) and the
+registry's ``balance`` hook behind ``throne --game NAME balance`` (issue 21, item 4).
+
+Roles are seated by the game (CH-ROLE-4); the box holds a fixed number of cards
+(CH-DECK-1), so ``count`` is never searched."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from throne_lib.carddiff import diff_tables
+from throne_lib.cli import main as throne_main
+from throne_lib.games.castle.balance_search import CARD_FIELDS, CastleBalance, rules_knobs
+from throne_lib.games.castle.cards import parse_castle_cards
+from throne_lib.games.castle.game import GAME as CASTLE
+from throne_lib.games.castle.rules import CastleRules
+from throne_lib.kit import registry
+from throne_lib.kit.balance import (
+    BalanceGame,
+    Budget,
+    Outcome,
+    PlayTask,
+    Targets,
+    search_space,
+    suggest,
+)
+
+TABLE_PATH = CASTLE.card_tables[0]
+TEXT = TABLE_PATH.read_text(encoding="utf-8")
+# a tiny run that finds one proposal on the table and rules of this commit (seed 1)
+TINY = ["--population", "4", "--generations", "3", "--blocks", "2", "--block-matches", "2"]
+TINY += ["--holdout-blocks", "1", "--proposals", "2", "--backend", "serial", "--no-progress"]
+ALLOWED = {f"rules.{n}" for n in ("lord_bonus_hp", "lord_leadership", "lord_mana")}
+
+
+@pytest.fixture(scope="module")
+def game() -> CastleBalance:
+    return CastleBalance(TEXT, players=5, block_matches=2)
+
+
+def test_the_adapter_is_a_balance_game_with_roles_and_heroes(game: CastleBalance) -> None:
+    typed: BalanceGame = game  # mypy checks the protocol
+    assert typed.table_text() == TEXT
+    heroes = [c.id for c in parse_castle_cards(TEXT).cards.values() if c.kind == "hero"]
+    # 5 players: 1 城主, 3 敌军, 1 援军, no 中立 (CH-ROLE-4) -> three role groups
+    assert list(game.groups()) == ["lord", "enemy", "reinforcement", *heroes]
+    assert CastleBalance(TEXT, players=6).roles == ["lord", "enemy", "reinforcement", "neutral"]
+    assert game.card_groups(heroes[0]) == frozenset({heroes[0], *game.roles})
+    assert game.card_groups("goblin") == frozenset(game.groups())
+    # 3 players: no 援军 or 中立 seat
+    assert CastleBalance(TEXT, players=3).roles == ["lord", "enemy"]
+    with pytest.raises(Exception, match="9"):
+        CastleBalance(TEXT, players=9)
+
+
+def test_every_seat_scores_once_for_its_role_and_once_for_its_hero(game: CastleBalance) -> None:
+    from throne_lib.kit.balance import variant
+
+    space = search_space(game)
+    task = variant(game, TEXT, (), space)
+    (out,) = game.play(type(task)(task.table, task.rules, ((5, 7),)))
+    assert len(out.seats) == 10
+    roles = [s.group for s in out.seats[::2]]
+    assert roles.count("lord") == 1 and roles.count("enemy") == 3
+    assert all(a.score == b.score for a, b in zip(out.seats[::2], out.seats[1::2], strict=True))
+    assert {s.group for s in out.seats[1::2]} <= set(game.heroes)
+
+
+def test_search_space_is_the_numeric_columns_within_bounds(game: CastleBalance) -> None:
+    space = search_space(game)
+    cards = parse_castle_cards(TEXT).cards
+    fields = {k.field for k in space.knobs if k.card}
+    assert fields == set(CARD_FIELDS)  # hp, value, range; never count (CH-DECK-1)
+    for k in space.knobs:
+        if not k.card:
+            assert k.key in ALLOWED
+            continue
+        assert getattr(cards[k.card], k.field) == k.base  # ∞ ranges are not knobs
+        assert k.low >= 1 and k.low >= k.base - 1 and k.high <= k.base + 1
+
+
+def test_rules_knobs_names_and_errors() -> None:
+    knobs = rules_knobs(["lord_bonus_hp", "mana=4:8"], CastleRules())
+    assert (knobs["lord_bonus_hp"].low, knobs["lord_bonus_hp"].high) == (0, 2)
+    assert (knobs["mana"].low, knobs["mana"].high) == (4, 8)
+    with pytest.raises(ValueError, match="unknown rules parameter 'speed'"):
+        rules_knobs(["speed"], CastleRules())
+    with pytest.raises(ValueError, match="does not contain"):
+        rules_knobs(["mana=0:2"], CastleRules())
+
+
+class _Recording(CastleBalance):
+    """Keeps every variant the search plays (serial backend: same process)."""
+
+    played: list[PlayTask]
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        self.played.append(task)
+        return super().play(task)
+
+
+def test_frozen_fields_never_change() -> None:
+    game = _Recording(TEXT, players=5, block_matches=2)
+    game.played = []
+    freeze = ["hp", "thrall_rider", "knight.value", "rules.lord_mana"]
+    space = search_space(game, freeze=freeze)
+    keys = {k.key for k in space.knobs}
+    assert keys and not any(
+        k.endswith(".hp")
+        or k.startswith("thrall_rider.")
+        or k in ("knight.value", "rules.lord_mana")
+        for k in keys
+    )
+    suggest(game, space, Targets((0.45, 0.55), 1.0), Budget(4, 3, 2, 1, proposals=3), 1, "serial")
+    base = parse_castle_cards(TEXT).cards
+    variants = {(t.table, t.rules) for t in game.played}
+    assert len(variants) > 1  # the search did try changes
+    for table, rules in variants:
+        cards = parse_castle_cards(table).cards
+        assert all(cards[c].hp == base[c].hp for c in base)
+        assert cards["thrall_rider"] == base["thrall_rider"]
+        assert cards["knight"].value == base["knight"].value
+        assert "lord_mana" not in dict(rules)
+
+
+def test_cli_suggest_writes_parquet_and_report_and_applies(tmp_path: Path) -> None:
+    cards = tmp_path / "cards-castle.csv"
+    shutil.copy(TABLE_PATH, cards)
+    out, report = tmp_path / "b.parquet", tmp_path / "b.txt"
+    args = ["--game", "castle", "balance", "suggest", "--cards", str(cards), *TINY]
+    assert throne_main([*args, "--seed", "1", "--out", str(out), "--report", str(report)]) == 0
+    text = report.read_text(encoding="utf-8")
+    assert "== balance suggestions ==" in text and "城主" in text
+    frame = pd.read_parquet(out)
+    assert {"lord", "enemy", "reinforcement"} <= set(frame["group"])
+    assert cards.read_text(encoding="utf-8") == TEXT  # nothing applied unasked
+    numbers = sorted(int(n) for n in frame["proposal"].unique() if n > 0)
+    assert numbers, text
+    allowed_fields = set(CARD_FIELDS)
+    for n in numbers:
+        changes: dict[str, Any] = json.loads(frame[frame["proposal"] == n].iloc[0]["changes_json"])
+        assert changes
+        for key in changes:
+            assert key in ALLOWED or key.rsplit(".", 1)[1] in allowed_fields, key
+    assert throne_main(["--game", "castle", "balance", "apply", str(out), str(numbers[0]),
+                        "--cards", str(cards)]) == 0  # fmt: skip
+    new = cards.read_text(encoding="utf-8")
+    parse_castle_cards(new)  # the written table loads
+    row = frame[frame["proposal"] == numbers[0]].iloc[0]
+    changes = json.loads(row["changes_json"])
+    card_changes = {k: v for k, v in changes.items() if not k.startswith("rules.")}
+    assert diff_tables(TEXT, new).text() == row["diff"] or not card_changes
+
+
+def test_balance_dispatches_through_the_registry_hook(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert registry.get("throne").balance and registry.get("castle").balance
+    game = registry.register(
+        registry.Game("nobal", "无", "No balance", "NB-", __name__, (2, 2), lambda s, d, o: None)
+    )
+    try:
+        assert throne_main(["--game", "nobal", "balance", "suggest"]) == 2
+        err = capsys.readouterr().err
+        assert "game 'nobal' has no balance adapter" in err and "castle" in err
+    finally:
+        registry.unregister(game.name)
+    assert throne_main(["--game", "nosuch", "balance", "suggest"]) == 2
+    assert "unknown game 'nosuch'" in capsys.readouterr().err
+    assert throne_main(["--game", "castle", "balance", "--help"]) == 0
+    assert "城堡之心" in capsys.readouterr().out
