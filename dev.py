@@ -54,6 +54,10 @@ def venv_env() -> dict[str, str]:
     env["VIRTUAL_ENV"] = str(VENV)
     env.pop("PYTHONHOME", None)
     env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    # The "throne" Voilà template of voila.json lives in share/jupyter/voila/templates/.
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH", "")) if p
+    )
     return env
 
 

@@ -50,3 +50,27 @@ def test_bad_deck_file_is_reported_not_raised(db: CardDB, tmp_path: Path) -> Non
     bad.write_text("general: lionheart\n3 militia\n", encoding="utf-8")  # soldiers: illegal
     app.deck_file.value = str(bad)
     assert app.start() is None and "R-" in app.message.value
+
+
+def test_autostart_shows_the_board_with_the_last_settings(db: CardDB, tmp_path: Path) -> None:
+    """The play page opens on a board at once (no setup panel first), with the choices
+    of the last match started there; 换将领/牌组 in the top bar opens the panel."""
+    settings = tmp_path / "play_settings.json"
+    app = PlayApp(db, ai_mode="manual", autostart=True, settings=settings)
+    assert app.match_widget is not None and app.children == (app.match_widget,)
+    app.show_setup()
+    app.blue.value, app.rules.value, app.seed.value = "elf_queen", "quick", 42
+    app.start()
+    again = PlayApp(db, ai_mode="manual", autostart=True, settings=settings)
+    w = again.match_widget
+    assert w is not None and again.setup_btn in w.buttons.children
+    assert w.match.state.sides[0].general == "elf_queen" and w.match.seed == 42
+    assert w.match.rules.round_limit == 5
+    settings.write_text("{broken", encoding="utf-8")  # an unreadable file: defaults
+    third = PlayApp(db, ai_mode="manual", autostart=True, settings=settings)
+    assert third.match_widget is not None and third.match_widget.match.seed == 1
+
+
+def test_without_autostart_nothing_is_remembered(db: CardDB) -> None:
+    app = PlayApp(db, ai_mode="manual")
+    assert app.settings_path is None and app.children[-1] is app.setup

@@ -9,7 +9,7 @@ from throne_lib.games.throne.ui.controller import Controller
 from throne_lib.games.throne.ui.gallery import card_face_ops
 from throne_lib.games.throne.ui.layout import CARD_H, CARD_W
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
-from throne_lib.games.throne.ui.render import HL_FILL, board_ops, overlay_ops, units_ops
+from throne_lib.games.throne.ui.render import HL_LINE, board_ops, overlay_ops, units_ops
 
 Scenario = Callable[..., Match]
 POS = """
@@ -56,16 +56,27 @@ def test_hand_cards_cost_name_kind_and_dimmed_when_unaffordable(scenario: Scenar
 
 
 def test_overlay_draws_highlights_in_their_colours(scenario: Scenario) -> None:
+    """Moves and attacks differ in shape, not only colour (a dot vs. a thick frame with
+    corner ticks), and an attack target keeps its unit unfaded (no fill over it) but
+    carries the predicted result from the engine."""
     m = scenario(POS)
     c = Controller(m)
     c.click_cell(m.geo.parse("c3"))
     ops = overlay_ops(m, c.view())
-    fills = [op[2] for op in ops if op[:2] == ("set", "fill_style")]
-    assert HL_FILL["move"] in fills and HL_FILL["attack"] not in fills
+    strokes = [op[2] for op in ops if op[:2] == ("set", "stroke_style")]
+    assert HL_LINE["move"] in strokes and HL_LINE["attack"] not in strokes
+    assert any(op[0] == "fill_circle" for op in ops)  # the move dot
     c.click_cell(m.geo.parse("c4"))  # move next to the wolf
-    ops = overlay_ops(m, c.view())
-    fills = [op[2] for op in ops if op[:2] == ("set", "fill_style")]
-    assert HL_FILL["attack"] in fills
+    view = c.view()
+    ops = overlay_ops(m, view)
+    strokes = [op[2] for op in ops if op[:2] == ("set", "stroke_style")]
+    assert HL_LINE["attack"] in strokes
+    attacked = [cell for cell, style in view.highlights.items() if style == "attack"]
+    assert attacked and set(view.predictions) == set(attacked)
+    ax, ay = L.cell_xy(attacked[0])
+    filled = [op for op in ops if op[0] == "fill_rect" and op[1:3] == (ax + 2, ay + 2)]
+    assert not filled  # the attacked unit is not washed out
+    assert any(op[0] == "fill_text" and op[1] == view.predictions[attacked[0]] for op in ops)
     x, y = L.cell_xy(m.geo.parse("c4"))
     assert ("stroke_rect", x + 2, y + 2, 76, 76) in ops  # the selection frame
 

@@ -100,3 +100,12 @@ def test_load_steps_checks_hashes(log_path: Path) -> None:
     object.__setattr__(rec, "hash", "0" * 16)
     with pytest.raises(LogError, match=":5:"):
         load_steps(lf)
+
+
+def test_header_reads_the_step_in_the_battle_log_words(widget: ReplayWidget) -> None:
+    """Issue 17: the header says what happened in Chinese (not 「attack f3 f2」) and
+    whose hand the board shows."""
+    step = next(s for s in widget.steps if s.action.startswith("attack"))
+    widget.go(step.index)
+    assert "attack" not in widget.title.value and " 攻击" in widget.title.value
+    assert "下方手牌：" in widget.title.value

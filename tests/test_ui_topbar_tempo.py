@@ -30,7 +30,8 @@ def test_top_bar_shows_round_tempo_toggle_and_tower_entry_R_UI_4_R_END_2(db: Car
     m = load_scenario(RED_TO_MOVE.replace("turn red", "turn blue"), db)
     w = MatchWidget(m, RandomAgent(1), ai_mode="manual")
     assert re.search(r"第 4/40 回合 · 打满按血量结算", w.info.value)
-    assert [label for label, _ in w.tempo.options] == ["节奏：标准", "快速"]
+    assert w.tempo.description == "节奏"
+    assert [label for label, _ in w.tempo.options] == ["标准", "快速", "逐步"]
     assert "爬塔" in w.tower.value and "tower.ipynb" in w.tower.value
 
 
@@ -63,3 +64,34 @@ def test_ai_actions_wait_the_chosen_tempo_R_AI_3(
     assert len(drawn) >= 1 and all(low <= d <= high for d in drawn)
     action_sleeps = slept[: len(drawn)]
     assert all(0 <= s <= high / 1000 for s in action_sleeps)
+
+
+def test_step_mode_waits_for_next_and_lights_the_ai_trail(db: CardDB) -> None:
+    """逐步: the AI acts only on 「下一步」; each action is flashed and listed in the prompt
+    line, and after its turn the cells it touched stay lit (follow the AI)."""
+    m = load_scenario(RED_TO_MOVE, db)
+    w = MatchWidget(m, RandomAgent(1), human=0, tempo="step", ai_mode="manual")
+    w.ready = True
+
+    async def run() -> int:
+        task = asyncio.get_running_loop().create_task(w._ai_loop())
+        steps = 0
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if task.done():
+                break
+            if w._step.is_set():
+                continue
+            before = len(m.history)
+            await asyncio.sleep(0.05)
+            assert len(m.history) == before  # nothing happens without 「下一步」
+            assert w.step_btn.layout.display != "none" and not w.step_btn.disabled
+            w.step_btn.click()
+            steps += 1
+        await task
+        return steps
+
+    steps = asyncio.run(run())
+    assert m.turn == 0 and steps >= 1
+    assert w.ai_lines and w.ai_lines[0] in w.status.value
+    assert set(w.flash) == set(w.ai_trail)

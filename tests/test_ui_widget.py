@@ -7,6 +7,7 @@ match state. Highlights must equal what ``legal_actions()`` allows.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +29,7 @@ round {round}
 
 def widget(m: Match, **kw: object) -> MatchWidget:
     kw.setdefault("ai_mode", "manual")
+    kw.setdefault("log_dir", Path(tempfile.mkdtemp()))  # ends of turn save the log
     return MatchWidget(m, RandomAgent(1), **kw)  # type: ignore[arg-type]
 
 

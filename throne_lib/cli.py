@@ -10,6 +10,8 @@
     throne [--game NAME] log FILE [--csv [OUT]]
     throne simulate [--game NAME] ... (see throne_lib.kit.sim)
     throne report [--game NAME] RESULTS.parquet
+    throne balance suggest [targets, budget, freeze options] [--out FILE] [--apply N]
+    throne balance apply RESULTS.parquet N      (Throne & Phalanx; docs/balance.md)
 
 ``--game`` (default ``throne``) may stand before or after the command; the games come
 from the registry (:mod:`throne_lib.kit.registry`) and a game's own commands from its
@@ -236,6 +238,7 @@ def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
     sub.add_parser("simulate", help="run many seeded matches (process or Dask) -> Parquet")
     sub.add_parser("report", help="balance report of a simulate results file")
     sub.add_parser("tower", help="王座之塔: `throne tower simulate --runs N` (autopilot report)")
+    sub.add_parser("balance", help="proposals of card changes that even out win rates")
     return parser
 
 
@@ -244,6 +247,8 @@ def _delegated(command: str, rest: list[str]) -> int:
     :func:`throne_lib.kit.analytics.report_main`, ``throne tower …`` -> the tower's."""
     if command == "tower":
         from throne_lib.games.throne.tower.autopilot import tower_main as run
+    elif command == "balance":
+        from throne_lib.games.throne.balance import balance_main as run
     elif command == "simulate":
         from throne_lib.kit.sim import simulate_main as run
     else:
@@ -289,8 +294,13 @@ def _run(args_list: list[str], debug: bool) -> int:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--game", default=None)
     known, rest = pre.parse_known_args(args_list)
-    if rest and rest[0] in ("simulate", "report", "tower"):
-        game_args = ["--game", known.game] if known.game and rest[0] != "tower" else []
+    if rest and rest[0] == "balance" and known.game not in (None, "throne"):
+        print(f"throne balance: no balance adapter for game {known.game!r} yet", file=sys.stderr)
+        return 2
+    if rest and rest[0] in ("simulate", "report", "tower", "balance"):
+        game_args = (
+            ["--game", known.game] if known.game and rest[0] not in ("tower", "balance") else []
+        )
         return _delegated(rest[0], rest[1:] + game_args)
     try:
         game = registry.get(known.game or registry.DEFAULT_GAME)

@@ -77,6 +77,9 @@ class _VoilaServer:
         env = dict(os.environ)
         env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
         env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+        env["JUPYTER_PATH"] = os.pathsep.join(  # the "throne" Voilà template (voila.json)
+            p for p in (str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH", "")) if p
+        )
         self.proc = subprocess.Popen(
             [
                 str(bin_dir / "voila"),

@@ -16,32 +16,35 @@ pytestmark = pytest.mark.browser
 RENDER_TIMEOUT_MS = 120_000
 
 
-def test_hover_moves_are_dropped_and_drag_moves_throttled(
-    voila_url: Callable[[str], str], page: Page
-) -> None:
+def test_hover_and_drag_moves_are_throttled(voila_url: Callable[[str], str], page: Page) -> None:
     page.set_viewport_size({"width": 1280, "height": 1150})
     page.goto(voila_url("notebooks/play.ipynb"))
-    start = page.locator("button.tp-start")
-    expect(start).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-    start.click()
-    canvas = page.locator(".tp-match canvas").last
+    canvas = page.locator(".tp-match canvas").last  # the board shows at once
     expect(canvas).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     box = canvas.bounding_box()
     assert box is not None
     before = page.evaluate("({...window.__tpMoveGate})")
     x0, y0 = box["x"] + 40, box["y"] + 40
     page.mouse.move(x0, y0)
-    page.mouse.move(x0 + 300, y0 + 300, steps=40)  # hover: nothing needs these
+    t0 = page.evaluate("performance.now()")
+    page.mouse.move(x0 + 300, y0 + 300, steps=40)  # hover: the inspector needs only a few
+    elapsed = page.evaluate("performance.now()") - t0
     hover = page.evaluate("({...window.__tpMoveGate})")
-    assert hover["dropped"] - before["dropped"] >= 40
-    assert hover["forwarded"] == before["forwarded"]
+    sent = hover["forwarded"] - before["forwarded"]
+    assert sent + hover["dropped"] - before["dropped"] >= 40
+    assert sent <= elapsed / 150 + 1, (sent, elapsed)  # at most one per 150 ms
     page.mouse.down()
+    t0 = page.evaluate("performance.now()")
     page.mouse.move(x0, y0, steps=60)  # a fast drag: at most one move per 40 ms goes on
+    elapsed = page.evaluate("performance.now()") - t0
     page.mouse.up()
     drag = page.evaluate("({...window.__tpMoveGate})")
     sent = drag["forwarded"] - hover["forwarded"]
     dropped = drag["dropped"] - hover["dropped"]
-    assert sent >= 1 and sent + dropped >= 60 and dropped > 0, (sent, dropped)
+    # On a loaded machine the 60 steps may take longer than 60 × 40 ms: then every move
+    # may pass; the bound is what the gate promises.
+    assert sent >= 1 and sent + dropped >= 60, (sent, dropped)
+    assert sent <= elapsed / 40 + 1, (sent, elapsed)
 
 
 def test_banner_when_the_kernel_connection_is_gone(

@@ -154,9 +154,14 @@ def test_full_match_by_mouse(
     page.set_viewport_size({"width": 1280, "height": 1150})  # the whole dashboard in view
     page.goto(voila_url("notebooks/play.ipynb"))
     try:
-        start = page.locator("button.tp-start")
-        expect(start.or_(page.locator(ERRORS)).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        # The page opens on a board at once (the last settings); 换将领/牌组 opens the panel.
+        setup = page.locator("button.tp-setup-btn")
+        expect(setup.or_(page.locator(ERRORS)).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
         expect(page.locator(ERRORS)).to_have_count(0)
+        expect(page.locator(".tp-match canvas").first).to_be_visible()
+        setup.click()
+        start = page.locator("button.tp-start")
+        expect(start).to_be_visible()
         page.locator(".tp-rules select").select_option(label="快速对局（5 回合）")
         page.locator(".tp-tempo-setup button", has_text="快速").click()
         page.locator(".tp-seed input").fill("7")

@@ -31,10 +31,16 @@ PANEL = """
 #    (GET {baseUrl}api/kernels/{kernelId}); a failed request or a non-200 answer (the
 #    server stopped, the network dropped, the kernel was culled) shows the banner;
 # 2. mouse moves over the match canvas are coalesced before ipycanvas sends them to the
-#    kernel: moves without a pressed button are dropped (the board only needs drags), and
-#    drag moves are forwarded at most every 40 ms — a slow remote kernel (Binder) is not
-#    flooded; mouse down/up carry their own coordinates, so nothing is lost.
-PAGE_HELPERS = """
+#    kernel: hover moves (no button pressed; the inspector follows them) at most every
+#    150 ms, drag moves at most every 40 ms — a slow remote kernel (Binder) is not
+#    flooded; mouse down/up carry their own coordinates, so nothing is lost;
+# 3. the kernel stops when the page closes: Voilà's own page sends
+#    POST voila/api/shutdown/{kernelId} on ``beforeunload`` with the ``_xsrf`` cookie's
+#    value, but Voilà never sets that cookie, so the server refuses it (403) and the
+#    kernel lives until the idle cull. The helpers set a random ``_xsrf`` cookie (the
+#    double-submit token Tornado compares with the form field) when there is none, and
+#    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone).
+PAGE_HELPERS = r"""
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
  与服务器的连接已断开（内核已停止或网络中断）：请刷新页面继续。
@@ -60,6 +66,23 @@ PAGE_HELPERS = """
         .catch(function () { clearInterval(timer); lost(); });
     }, 5000);
   }
+  if (!/(^|;\s*)_xsrf=/.test(document.cookie)) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    const token = Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+    document.cookie = "_xsrf=" + token + "; path=/; SameSite=Strict";
+  }
+  let stopped = false;
+  function stopKernel() {
+    if (stopped || !cfg.kernelId) { return; }
+    stopped = true;
+    const m = document.cookie.match(/(^|;\s*)_xsrf=([^;]*)/);
+    const form = new FormData();
+    form.append("_xsrf", m ? m[2] : "");
+    navigator.sendBeacon(base + "voila/api/shutdown/" + cfg.kernelId, form);
+  }
+  window.addEventListener("pagehide", stopKernel);
+  window.__tpStopKernel = stopKernel;
   const gate = { forwarded: 0, dropped: 0 };
   window.__tpMoveGate = gate;
   let last = 0;
@@ -67,7 +90,7 @@ PAGE_HELPERS = """
     const t = ev.target;
     if (!(t instanceof HTMLCanvasElement) || !t.closest(".tp-match")) { return; }
     const now = performance.now();
-    if (ev.buttons === 0 || now - last < 40) {
+    if (now - last < (ev.buttons === 0 ? 150 : 40)) {
       ev.stopImmediatePropagation();
       gate.dropped += 1;
       return;
@@ -110,3 +133,14 @@ def install_error_panel() -> None:
         return
     ip.set_custom_exc((Exception,), _handler)
     display(HTML(PAGE_HELPERS))
+
+
+def install_page(notebook: str) -> None:
+    """A dashboard's first cell: :func:`install_error_panel`, then the navigation line
+    (its title and a link back to the home page, :func:`throne_lib.ui.home.nav_html`)."""
+    from IPython.display import HTML, display
+
+    from throne_lib.ui.home import nav_html
+
+    install_error_panel()
+    display(HTML(nav_html(notebook)))

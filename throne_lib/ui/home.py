@@ -49,3 +49,32 @@ def home_html() -> str:
 def home_page() -> W.HTML:
     """The home page widget (``notebooks/index.ipynb``)."""
     return W.HTML(home_html())
+
+
+NAV_CSS = (
+    "<style>.tp-nav{font-family:'Noto Sans CJK SC','Noto Sans SC',sans-serif;"
+    "font-size:14px;margin:0 0 6px;display:flex;gap:14px;align-items:baseline;flex-wrap:wrap}"
+    ".tp-nav b{font-size:18px;color:#1b1b1b;margin-right:8px}"
+    ".tp-nav a{text-decoration:none;color:#1d4796}.tp-nav a:hover{text-decoration:underline}"
+    ".tp-nav .here{color:#5d6778}</style>"
+)
+
+
+def nav_html(current: str) -> str:
+    """One line on top of every dashboard: its game's title, the page's title, a link
+    to the home page and to the game's other dashboards (from the registry)."""
+    up = "../" * current.count("/")  # a game's notebooks may sit in a subfolder
+    game = next(
+        (g for g in registry.games() if any(d.notebook == current for d in g.dashboards)), None
+    )
+    boards = game.dashboards if game is not None else ()
+    here = next((d.title for d in boards if d.notebook == current), "")
+    links = [f"<a class='tp-home-link' href='{up}index.ipynb'>‹ 首页</a>"]
+    for d in boards:
+        if d.notebook == current:
+            links.append(f"<span class='here'>{html.escape(d.title)}</span>")
+        else:
+            links.append(f"<a href='{up}{d.notebook}'>{html.escape(d.title)}</a>")
+    name = html.escape(game.title if game is not None else "王座与方阵")
+    head = f"<b>{name} · {html.escape(here)}</b>" if here else f"<b>{name}</b>"
+    return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"

@@ -681,12 +681,16 @@ class Engine:
         s = st.sides[side]
         s.mana = self.turn_mana(side)  # R-TURN-1, R-TURN-2, R-TURN-3
         bonus = s.mana - r.base_mana
+        second_opens = st.round == 1 and side != st.first  # R-TURN-12 (Reading: parameters)
+        if second_opens:
+            s.mana += r.second_first_turn_mana
         s.bump("mana_available", s.mana)
         self.emit("mana_reset", side, amount=s.mana, note=f"农民+{bonus}" if bonus else "")
         if s.skill_cooldown > 0:
             s.skill_cooldown -= 1
         s.name_uses.clear()
-        self.draw(side, r.draws_for_round(st.round), reshuffle=True)  # R-TURN-4, R-TURN-6
+        extra = r.second_first_turn_draw if second_opens else 0
+        self.draw(side, r.draws_for_round(st.round) + extra, reshuffle=True)  # R-TURN-4, R-TURN-6
 
     def march(self) -> None:
         """R-THRONE-5: at the start of the march round both thrones become generals."""

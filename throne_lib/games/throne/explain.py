@@ -17,6 +17,7 @@ from throne_lib.games.throne.legal import (
     legal_actions,
     move_targets,
     play_targets,
+    skill_actions,
     summon_actions,
 )
 from throne_lib.games.throne.state import (
@@ -173,15 +174,10 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
         if a not in summon_actions(eng, unit):
             return "R-TURN-1", f"{eng.db[a.card].name} costs {eng.db[a.card].cost} mana"
     if a.kind == "skill":
-        if st.sides[st.turn].skill_cooldown > 0 and unit is not None and unit.kind == THRONE:
-            return "R-THRONE-6", "the throne skill is on cooldown this turn"
-        assert unit is not None
-        if immune_target(eng, target, eng.db[unit.card].skill):
+        cooling = unit is not None and unit.kind == THRONE and st.sides[st.turn].skill_cooldown > 0
+        if unit is not None and not cooling and immune_target(eng, target, eng.db[unit.card].skill):
             return "R-THRONE-5", "the throne is immune to destroy: this skill cannot target it"
-        return (
-            "R-HERO-2",
-            "this hero cannot use its skill now (used, attacked, or not enough mana/HP)",
-        )
+        return _explain_skill(eng, a, unit)
     if a.kind == "shuffle":
         if not s.grave:
             return "R-TURN-7", "the graveyard is empty"
@@ -207,3 +203,29 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
     if legal_actions(eng):
         return "R-TURN-12", "not legal in this position"
     return "R-TURN-12", "no action is legal"
+
+
+def _explain_skill(eng: Engine, a: Action, unit: Unit | None) -> tuple[str, str]:
+    """Why a skill cannot be used: cooldown, mana (the throne pays more, R-THRONE-6),
+    HP, already acted, or the target (R-HERO-2, R-UNIT-5)."""
+    st = eng.state
+    if unit is None or eng.db[unit.card].skill is None:
+        return "R-HERO-2", "this unit has no skill"
+    if unit.kind == THRONE and st.sides[st.turn].skill_cooldown > 0:
+        return "R-THRONE-6", "the throne skill is on cooldown this turn"
+    if unit.acted or unit.attacked:
+        return "R-HERO-2", "this hero already acted or attacked this turn"
+    mana, hp = eng.skill_cost(unit)
+    have = st.sides[st.turn].mana
+    if mana > have:
+        where = " from the throne" if unit.kind == THRONE else ""
+        return "R-TURN-1", f"the skill costs {mana} mana{where}, you have {have}"
+    if hp and unit.hp <= hp:
+        return "R-HERO-2", f"the skill costs {hp} HP, the unit has {unit.hp}"
+    chosen = [t.target for t in skill_actions(eng, unit)]
+    if not chosen:
+        return "R-UNIT-5", "the skill has no legal target now"
+    if a.target not in chosen:
+        where = eng.geo.name(a.target) if a.target >= 0 else "no target"
+        return "R-UNIT-5", f"{where} is not a legal target of the skill"
+    return "R-TURN-12", "not legal in this position"

@@ -65,6 +65,8 @@ class Rules:
     max_barracks_level: int = 3  # R-BARRACKS-3
     fortified_reduction: int = 1  # R-COMBAT-7
     formation_armor: int = 1  # R-COMBAT-8
+    second_first_turn_mana: int = 0  # R-TURN-12 Reading: extra mana on the second side's first turn
+    second_first_turn_draw: int = 0  # R-TURN-12 Reading: extra cards drawn on that turn
     extra: tuple[tuple[str, int], ...] = field(default=())  # room for variants
 
     def __post_init__(self) -> None:

@@ -19,13 +19,13 @@ MARGIN_X = 40
 MARGIN_TOP = 56
 RADIUS = 23
 FONT = "'Noto Sans CJK SC', 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
-KIND_COLOUR = {
-    "battle": "#8d99ae",
-    "elite": "#c0392b",
-    "campfire": "#e67e22",
-    "shop": "#16a085",
-    "event": "#8e44ad",
-    "chest": "#d4ac0d",
+KIND_COLOUR = {  # dark enough for white labels (contrast ≥ 4.5 : 1)
+    "battle": "#4d5a6b",
+    "elite": "#a93226",
+    "campfire": "#a04000",
+    "shop": "#0e6655",
+    "event": "#6c3483",
+    "chest": "#7d6608",
     "boss": "#641e16",
 }
 
@@ -83,6 +83,9 @@ def map_ops(run: Run) -> list[Op]:
             ("set", "global_alpha", 0.55 if faded and reach else 1.0),
             ("set", "fill_style", KIND_COLOUR[n.kind]),
             ("fill_circle", x, y, radius),
+            ("set", "stroke_style", "rgba(0, 0, 0, 0.55)"),
+            ("set", "line_width", 3),
+            ("stroke_text", KIND_ZH[n.kind], x, y),
             ("set", "fill_style", "#ffffff"),
             ("fill_text", KIND_ZH[n.kind], x, y),
             ("set", "global_alpha", 1.0),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import json
+from pathlib import Path
 
 import ipywidgets as W
 
@@ -27,6 +29,7 @@ RULE_CHOICES: dict[str, Rules] = {
     "quick": dataclasses.replace(DEFAULT_RULES, round_limit=5),
 }
 RULE_LABELS = [("标准对局（40 回合）", "standard"), ("快速对局（5 回合）", "quick")]
+SETTINGS = Path(__file__).resolve().parents[4] / "logs" / "play_settings.json"
 
 
 def agent_names() -> list[str]:
@@ -55,8 +58,15 @@ class PlayApp(W.VBox):
         tempo: str = "standard",
         rules: str = "standard",
         watcher: CardTableWatcher | None = None,
+        autostart: bool = False,
+        settings: Path | None = None,
     ) -> None:
+        """``autostart``: show the board at once with the last settings (saved in
+        ``logs/play_settings.json`` whenever a match starts); 换将领/牌组 opens the
+        choice panel."""
         self.watcher = watcher
+        # Only a dashboard that starts by itself remembers its choices.
+        self.settings_path = settings if settings is not None or not autostart else SETTINGS
         if db is None:
             db = watcher.db if watcher is not None else load_cards()
         self.db = db
@@ -139,9 +149,59 @@ class PlayApp(W.VBox):
         self.back_btn.on_click(lambda _: self.show_setup())
         self.table_panel = W.HTML()  # live card table: swaps and errors (cards.csv edits)
         self.table_panel.add_class("tp-table-panel")
+        self.setup_btn = W.Button(description="换将领/牌组", icon="cog")
+        self.setup_btn.add_class("tp-setup-btn")
+        self.setup_btn.layout = W.Layout(width="120px")
+        self.setup_btn.on_click(lambda _: self.show_setup())
         super().__init__([*self._top(), self.setup])
         if watcher is not None:
             watcher.subscribe(self.on_table)
+        if autostart:
+            self.load_settings()
+            if self.start() is None:
+                self.show_setup()
+
+    def _controls(self) -> dict[str, W.ValueWidget]:
+        return {
+            "blue": self.blue,
+            "red": self.red,
+            "deck_file": self.deck_file,
+            "red_deck_file": self.red_deck_file,
+            "agent": self.agent,
+            "seed": self.seed,
+            "rules": self.rules,
+            "tempo": self.tempo,
+        }
+
+    def load_settings(self) -> None:
+        """The choices of the last match started here (values no longer offered, or an
+        unreadable file, leave the defaults)."""
+        if self.settings_path is None:
+            return
+        try:
+            saved = json.loads(self.settings_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(saved, dict):
+            return
+        for key, widget in self._controls().items():
+            if key in saved:
+                try:
+                    widget.value = saved[key]
+                except Exception:  # noqa: BLE001 - a stale value keeps the default
+                    continue
+
+    def save_settings(self) -> None:
+        if self.settings_path is None:
+            return
+        values = {key: widget.value for key, widget in self._controls().items()}
+        try:
+            self.settings_path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.settings_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(values, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(self.settings_path)
+        except OSError:
+            pass  # the settings are a convenience: a read-only folder changes nothing
 
     def _top(self) -> list[W.Widget]:
         """The live-table panel, shown when the app follows cards.csv."""
@@ -213,7 +273,9 @@ class PlayApp(W.VBox):
             agent_name=AGENT_ZH.get(self.agent.value, self.agent.value),
         )
         widget.result_buttons.children = (*widget.result_buttons.children, self.back_btn)
+        widget.buttons.children = (*widget.buttons.children, self.setup_btn)
         self.match_widget = widget
+        self.save_settings()
         self.children = [*self._top(), widget]
         return widget
 

@@ -33,6 +33,7 @@ class Chip:
     sub: str = ""
     enabled: bool = True
     selected: bool = False
+    why: str = ""  # why a disabled chip is disabled (Chinese, from explain_illegal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,51 @@ class View:
     drag_hand: int = -1
     drag_cell: int = -1
     hint: str = ""
+    predictions: dict[int, str] = field(default_factory=dict)  # attack target -> badge
+    hover_cell: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """What an attack would do, read from the events of a copy of the match with the
+    attack applied (never a second copy of the combat rules)."""
+
+    dealt: int
+    taken: int
+    target_dies: bool
+    attacker_dies: bool
+    line: str  # the 战报 line the attack would write
+
+    @property
+    def badge(self) -> str:
+        out = f"-{self.dealt}"
+        if self.taken:
+            out += f" 反{self.taken}"
+        if self.target_dies:
+            out += " 亡"
+        return out
+
+
+def predict(match: Match, action: Action) -> Prediction:
+    """Apply ``action`` (a legal attack) to a copy of the match and read the result."""
+    from throne_lib.games.throne.ui.text import log_blocks
+
+    events = match.copy().apply(action)
+    dealt = sum(
+        e.amount
+        for e in events
+        if e.kind == "damage" and e.target_cell == action.target and "反击" not in e.note
+    )
+    taken = sum(
+        e.amount
+        for e in events
+        if e.kind == "damage" and e.target_cell == action.cell and action.cell != action.target
+    )
+    dies = {e.cell for e in events if e.kind == "death"}
+    lines = [t for _, ls in log_blocks(events, match.db, match.geo) for _, t in ls]
+    return Prediction(
+        dealt, taken, action.target in dies, action.cell in dies, lines[0] if lines else ""
+    )
 
 
 class Controller:
@@ -66,6 +112,9 @@ class Controller:
         self.events: list[Event] = list(match.setup_events)
         self.last_action: Action | None = None
         self.on_events: Callable[[Action, list[Event]], None] | None = None
+        # What the inspector shows: ("cell", n), ("hand", i), ("chip", i) or ().
+        self.inspected: tuple[str, int] | tuple[()] = ()
+        self._predictions: dict[tuple[Action, int], Prediction] = {}
         self._auto_choice()
 
     # --- queries ---------------------------------------------------------------------
@@ -113,6 +162,33 @@ class Controller:
                 out[a.target] = ATTACK
         return out
 
+    def prediction(self, target: int, style: str = "") -> Prediction | None:
+        """The predicted result of the selected unit attacking ``target`` (cached per
+        position: the key is the action and the length of the match history).
+        ``style``: the target's highlight when the caller has it already."""
+        if self.selected_cell < 0:
+            return None
+        if (style or self.highlights().get(target)) not in (ATTACK, ALLY):
+            return None
+        a = Action(ATTACK, self.selected_cell, target)
+        key = (a, len(self.match.history))
+        if key not in self._predictions:
+            if len(self._predictions) > 64:
+                self._predictions.clear()
+            self._predictions[key] = predict(self.match, a)
+        return self._predictions[key]
+
+    def predictions(self, highlights: dict[int, str] | None = None) -> dict[int, str]:
+        """Badges for every attack target of the selected unit."""
+        out = {}
+        hl = self.highlights() if highlights is None else highlights
+        for cell, style in hl.items():
+            if style in (ATTACK, ALLY):
+                p = self.prediction(cell, style)
+                if p is not None:
+                    out[cell] = p.badge
+        return out
+
     def _is_ally(self, cell: int) -> bool:
         u = self.match.state.board[cell]
         return u is not None and u.side == self.human
@@ -150,12 +226,13 @@ class Controller:
             )
         elif m.phase == OPEN_FOUND:
             cards = dict.fromkeys(a.card for a in legal if a.kind == "found")
-            out += [Chip(f"found:{c}", db[c].name, "免费兵营") for c in cards]
+            out += [Chip(f"found:{c}", db[c].name, "开局免费 · 不占手牌") for c in cards]
         elif m.phase == CAPTAIN:
             b = m.state.board[m.state.pending]
             for c in b.offer if b is not None else ():
                 ok = any(a.kind == "pick" and a.card == c for a in legal)
-                out.append(Chip(f"pick:{c}", db[c].name, f"{db[c].cost} 法力 · 队长", ok))
+                why = "" if ok else f"不可行：「{db[c].name}」需要 {db[c].cost} 法力"
+                out.append(Chip(f"pick:{c}", db[c].name, f"{db[c].cost} 法力 · 队长", ok, why=why))
             out.append(Chip("cancel", "取消", "放弃队长"))
         elif self.selected_hand >= 0 and self.selected_hand < len(self.hand):
             card = self.hand[self.selected_hand]
@@ -164,7 +241,8 @@ class Controller:
         elif self.selected_cell >= 0:
             out += self._unit_chips(self.selected_cell, legal)
         out = [
-            Chip(c.key, c.label, c.sub, c.enabled, c.key == self.choice) for c in out[:MAX_CHIPS]
+            Chip(c.key, c.label, c.sub, c.enabled, c.key == self.choice, c.why)
+            for c in out[:MAX_CHIPS]
         ]
         return tuple(out)
 
@@ -176,10 +254,15 @@ class Controller:
         mine = [a for a in legal if a.cell == cell]
         out: list[Chip] = []
         if u.kind == BARRACKS:
+            free = [c for c in m.geo.around[cell] if m.state.board[c] is None]
             for i, t in enumerate(db[u.card].tiers):
                 ok = any(a.kind == "summon" and a.card == t for a in mine)
                 sub = f"{db[t].cost} 法力" if i < u.level else f"Lv{i + 1} 解锁"
-                out.append(Chip(f"tier:{t}", db[t].name, sub, ok))
+                why = ""
+                if not ok:
+                    attempt = Action("summon", cell, free[0] if free else cell, t)
+                    why = illegal_text(*explain_illegal(m.eng, attempt))
+                out.append(Chip(f"tier:{t}", db[t].name, sub, ok, why=why))
             if any(a.kind == "captain" for a in mine):
                 out.append(Chip("captain", "队长", "三选一"))
             if any(a.kind == "extra" for a in mine):
@@ -187,15 +270,17 @@ class Controller:
         if any(a.kind == ATTACK and self._is_ally(a.target) for a in mine):
             out.append(Chip(ALLY, "误伤友军", "攻击己方单位"))
         skills = [a for a in mine if a.kind == "skill"]
-        if skills:
+        label = "王座技能" if u.kind == THRONE else "技能"
+        if db[u.card].skill is not None:
             mana, hp = m.eng.skill_cost(u)
             cost = f"{mana} 法力" + (f" {hp} 生命" if hp else "")
-            label = "王座技能" if u.kind == THRONE else "技能"
+        if skills:
             out.append(Chip("skill", label, cost))
             if any(a.kind in (MOVE, ATTACK) for a in mine):
                 out.append(Chip("", "移动/攻击", "行动"))
-        elif u.kind == THRONE and m.phase == MAIN:
-            out.append(Chip("skill", "王座技能", self._skill_reason(cell), False))
+        elif db[u.card].skill is not None and u.kind in (THRONE, "general") and m.phase == MAIN:
+            short, why = self._skill_reason(cell)
+            out.append(Chip("skill", label, f"{cost} · {short}", False, why=why))
         out += [
             Chip(f"build:{a.card}", f"建造{db[a.card].name}", f"{db[a.card].cost} 法力")
             for a in mine
@@ -203,16 +288,24 @@ class Controller:
         ]
         return out
 
-    def _skill_reason(self, cell: int) -> str:
-        _, reason = explain_illegal(self.match.eng, Action("skill", cell))
-        return "冷却中" if "cooldown" in reason else "不可用"
+    def _skill_reason(self, cell: int) -> tuple[str, str]:
+        """A short reason for the chip and the whole one for the status line."""
+        rule, reason = explain_illegal(self.match.eng, Action("skill", cell))
+        short = {
+            "R-THRONE-6": "冷却中",
+            "R-TURN-1": "法力不足",
+            "R-UNIT-5": "无目标",
+            "R-HERO-2": "已行动",
+        }.get(rule, "不可用")
+        return short, illegal_text(rule, reason)
 
     def view(self, flash: tuple[int, ...] = (), drag_hand: int = -1, drag_cell: int = -1) -> View:
+        highlights = self.play_highlights(drag_hand) if drag_hand >= 0 else self.highlights()
         return View(
             human=self.human,
             selected_cell=self.selected_cell,
             selected_hand=self.selected_hand,
-            highlights=self.play_highlights(drag_hand) if drag_hand >= 0 else self.highlights(),
+            highlights=highlights,
             chips=self.chips(),
             can_act=self.can_act(),
             playable=self.playable(),
@@ -220,6 +313,7 @@ class Controller:
             drag_hand=drag_hand,
             drag_cell=drag_cell,
             hint=self.hint(),
+            predictions=self.predictions(highlights) if drag_hand < 0 else {},
         )
 
     def hint(self) -> str:
@@ -231,10 +325,19 @@ class Controller:
         if m.phase == OPEN_REPLACE:
             return "换牌：点击非兵营手牌替换（最多 3 张），然后点「确定手牌」"
         if m.phase == OPEN_FOUND:
-            return "选择兵营，再点击己方半场的空格建立（共 3 座）"
+            return self.found_prompt()
         if m.phase == CAPTAIN:
             return "选择一名队长，再点击兵营周围的空格"
         return "点击单位、兵营、王座或手牌；拖动法术到目标格"
+
+    def found_prompt(self) -> str:
+        """The opening's second step (R-OPEN-3), with the count so far."""
+        st, total = self.match.state, self.match.rules.opening_barracks
+        built = sum(1 for u in st.units(self.human) if u.kind == BARRACKS)
+        return (
+            f"建立开局兵营（第 {min(built + 1, total)}/{total} 座）：开局免费赠送，"
+            "不是手牌（R-OPEN-3）。选一种兵营，再点己方半场（1–3 行）的空格"
+        )
 
     # --- clicks ----------------------------------------------------------------------
 
@@ -326,7 +429,17 @@ class Controller:
             self.choice = "skill"
             self._say(f"{name}：点击技能目标，或点「技能」按钮")
         elif mine:
-            self._say(f"{name}：绿色格可移动，红色格可攻击")
+            moves = any(a.kind == MOVE for a in mine)
+            attacks = any(a.kind == ATTACK and not self._is_ally(a.target) for a in mine)
+            how = "、".join(
+                w
+                for w, ok in (
+                    ("绿点格可移动", moves),
+                    ("红框单位可攻击（角标是预计结果）", attacks),
+                )
+                if ok
+            )
+            self._say(f"{name}：{how or '点按钮选择行动'}")
         else:
             self._say(f"{name} 本回合没有可用的行动")
 
@@ -373,6 +486,7 @@ class Controller:
             return []
         plays = [a for a in m.legal_actions() if a.kind == "play" and a.card == card]
         if not plays:
+            self.clear()  # nothing stays selected that the player did not choose now
             target = -1 if m.db[card].play_target is None else self._any_cell()
             self._refuse(Action("play", -1, target, card))
             return []
@@ -432,7 +546,7 @@ class Controller:
         chip = chips[index]
         m = self.match
         if not chip.enabled:
-            self._say(f"「{chip.label}」现在不可用：{chip.sub}", error=True)
+            self._say(chip.why or f"「{chip.label}」现在不可用：{chip.sub}", error=True)
             return []
         kind, _, card = chip.key.partition(":")
         cell = self.selected_cell
@@ -503,8 +617,15 @@ class Controller:
         self._auto_choice()
         if by_human:
             done = action_text(action, m.db, m.geo)
+            swapped = [e for e in events if e.kind == "replace"]
+            if swapped:
+                e = swapped[0]
+                done = f"换掉「{m.db[e.actor].name}」，换入「{m.db[e.target].name}」"
             waiting = "，对手行动中……" if not m.is_over and m.turn != self.human else ""
-            self._say(f"已执行：{done}{waiting}")
+            follow_up = ""
+            if self.my_turn and m.phase == OPEN_FOUND:
+                follow_up = "。下一步：" + self.found_prompt()
+            self._say(f"已执行：{done}{waiting}{follow_up}")
         if self.on_events is not None:
             self.on_events(action, events)
         return events

@@ -33,18 +33,9 @@ HALF_BG2 = ("#d2e0f8", "#f7d5d1")
 UNIT_BG = ("#2d6cdf", "#d2453a")
 STRUCT_BG = ("#1d4796", "#962c25")
 THRONE_BG = ("#173a7a", "#7a211b")
-HL_FILL = {
-    "move": "rgba(39, 174, 96, 0.38)",
-    "attack": "rgba(231, 76, 60, 0.45)",
-    "target": "rgba(142, 68, 173, 0.32)",
-    "place": "rgba(22, 160, 133, 0.35)",
-    "summon": "rgba(22, 160, 133, 0.35)",
-    "skill": "rgba(241, 196, 15, 0.30)",
-    "ally": "rgba(230, 126, 34, 0.45)",
-}
 HL_LINE = {
     "move": "#1e8449",
-    "attack": "#b03a2e",
+    "attack": "#e3121b",
     "target": "#7d3c98",
     "place": "#117a65",
     "summon": "#117a65",
@@ -59,6 +50,78 @@ def font(size: int, bold: bool = False) -> Op:
 
 def text(s: str, x: float, y: float, size: int, colour: str, bold: bool = False) -> list[Op]:
     return [font(size, bold), ("set", "fill_style", colour), ("fill_text", s, x, y)]
+
+
+def highlight_ops(style: str, x: float, y: float) -> list[Op]:
+    """One highlighted cell; each style has its own shape, not just a colour, and none
+    washes out the unit under it: moves are a green dot on a light cell, attacks a thick
+    red frame with corner ticks, spell targets a dashed purple frame with a diamond,
+    placements and summons a teal plus, skills a dashed gold frame with a star."""
+    line, c = HL_LINE[style], CELL / 2
+    if style == "move":
+        return [
+            ("set", "fill_style", "rgba(255, 255, 255, 0.55)"),
+            ("fill_rect", x + 2, y + 2, CELL - 4, CELL - 4),
+            ("set", "stroke_style", line),
+            ("set", "line_width", 2),
+            ("stroke_rect", x + 4, y + 4, CELL - 8, CELL - 8),
+            ("set", "fill_style", line),
+            ("fill_circle", x + c, y + c, 12),
+            ("set", "fill_style", "#ffffff"),
+            ("fill_circle", x + c, y + c, 4),
+        ]
+    if style in ("attack", "ally"):
+        ops: list[Op] = [
+            ("set", "stroke_style", line),
+            ("set", "line_width", 5),
+            ("stroke_rect", x + 3, y + 3, CELL - 6, CELL - 6),
+            ("set", "line_width", 4),
+        ]
+        for dx, dy in ((0, 0), (CELL, 0), (0, CELL), (CELL, CELL)):  # corner ticks outwards
+            sx, sy = (1 if dx == 0 else -1), (1 if dy == 0 else -1)
+            ops += [
+                ("stroke_line", x + dx, y + dy + sy * 14, x + dx, y + dy),
+                ("stroke_line", x + dx, y + dy, x + dx + sx * 14, y + dy),
+            ]
+        return ops
+    fill = "rgba(255, 255, 255, 0.45)"
+    ops = [("set", "fill_style", fill), ("fill_rect", x + 2, y + 2, CELL - 4, CELL - 4)]
+    dashed = style in ("target", "skill")
+    ops += [
+        ("set_line_dash", [9, 5] if dashed else []),
+        ("set", "stroke_style", line),
+        ("set", "line_width", 4),
+        ("stroke_rect", x + 4, y + 4, CELL - 8, CELL - 8),
+        ("set_line_dash", []),
+        ("set", "fill_style", line),
+    ]
+    if style == "target":  # a diamond
+        ops += [
+            ("begin_path",),
+            ("move_to", x + c, y + c - 13),
+            ("line_to", x + c + 13, y + c),
+            ("line_to", x + c, y + c + 13),
+            ("line_to", x + c - 13, y + c),
+            ("close_path",),
+            ("fill",),
+        ]
+    elif style == "skill":
+        ops += text("★", x + c, y + c, 26, line, True)
+    else:  # place, summon: a plus
+        ops += [
+            ("fill_rect", x + c - 13, y + c - 3, 26, 6),
+            ("fill_rect", x + c - 3, y + c - 13, 6, 26),
+        ]
+    return ops
+
+
+def badge_ops(badge: str, x: float, y: float) -> list[Op]:
+    """The predicted result of an attack, on the target: a dark strip at its bottom."""
+    return [
+        ("set", "fill_style", "rgba(40, 10, 10, 0.85)"),
+        ("fill_rect", x + 6, y + CELL - 24, CELL - 12, 18),
+        *text(badge, x + CELL / 2, y + CELL - 15, 12, "#ffffff", True),
+    ]
 
 
 def board_ops(layout: Layout = DEFAULT_LAYOUT) -> list[Op]:
@@ -241,16 +304,9 @@ def overlay_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> li
     """The highlight/drag layer: legal targets in their colours, selection, flash, drag ghost."""
     ops: list[Op] = [("clear",)]
     for cell, style in sorted(view.highlights.items()):
-        x, y = layout.cell_xy(cell)
-        ops += [
-            ("set", "fill_style", HL_FILL[style]),
-            ("fill_rect", x + 2, y + 2, CELL - 4, CELL - 4),
-        ]
-        ops += [
-            ("set", "stroke_style", HL_LINE[style]),
-            ("set", "line_width", 3),
-            ("stroke_rect", x + 3, y + 3, CELL - 6, CELL - 6),
-        ]
+        ops += highlight_ops(style, *layout.cell_xy(cell))
+    for cell, badge in sorted(view.predictions.items()):
+        ops += badge_ops(badge, *layout.cell_xy(cell))
     if view.selected_cell >= 0:
         x, y = layout.cell_xy(view.selected_cell)
         ops += [

@@ -19,11 +19,12 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from throne_lib.games.throne.actions import Event
+from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.ui.controller import View
 from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
-from throne_lib.games.throne.ui.text import event_text, result_text
+from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
 from throne_lib.games.throne.ui.widget import run_ops, safe_hold
 from throne_lib.kit.log import LogFile, iter_replay, read_log
 
@@ -151,10 +152,16 @@ class ReplayWidget(W.VBox):
         end = ""
         if index == len(self.steps) - 1 and m.is_over:
             end = " · " + html.escape(result_text(m.winner, m.end_reason))
+        # The step in the 战报's words (an attack with its counter on one line), not the
+        # log's notation; and whose hand the board shows under it.
+        lines = [t for _, ls in log_blocks(list(s.events), m.db, m.geo) for _, t in ls]
+        said = lines[0] if lines else ("开局" if s.index == 0 else s.action)
+        hand = self.view_for(s).human
         self.title.value = (
             f"<b>{html.escape(self.logfile.path)}</b> · {where} · 步 {s.index}/{len(self.steps) - 1}"
-            f" · <code>{html.escape(s.action)}</code>"
+            f" · <span class='tp-replay-said'>{html.escape(said)}</span>"
             f" · 王座 蓝 {m.throne_hp(0)} / 红 {m.throne_hp(1)}{end}"
+            f" · 下方手牌：{SIDE_NAMES_ZH[hand]}"
         )
         self.log_html.value = self._log_html(index)
 

@@ -60,6 +60,7 @@ class TowerMatchWidget(MatchWidget):
     def __init__(self, *args: Any, on_step: Any = None, **kwargs: Any) -> None:
         self.on_step = on_step
         super().__init__(*args, **kwargs)
+        self.tower.layout.display = "none"  # 「爬塔 ›」 would link the tower to itself
 
     def _on_events(self, action: Action, events: list[Event]) -> None:
         super()._on_events(action, events)
@@ -254,7 +255,7 @@ class TowerApp(W.VBox):
             tempo=self.tempo,
             ai_mode=self.ai_mode,
             on_again=lambda: self.choose("finish"),
-            on_step=self.save,
+            on_step=self._battle_step,
             log_dir=self.path.parent / "tower-logs",
         )
         mw.again_btn.description = "继续爬塔"
@@ -269,6 +270,15 @@ class TowerApp(W.VBox):
         relics = "、".join(self.tables.relics[r].name for r in battle.setup.enemy_relics) or "无"
         info = W.HTML(f"<b>{kind}</b>：对手 {html.escape(enemy)} · 敌方遗物：{html.escape(relics)}")
         self.body.children = [W.HBox([info, auto]), mw]
+
+    def _battle_step(self) -> None:
+        """After every action of a battle: save the run; once the battle is over,
+        自动战斗 has nothing left to do."""
+        self.save()
+        mw = self.match_widget
+        if mw is not None and mw.match.is_over and getattr(self, "auto", None) is not None:
+            self.auto.value = False
+            self.auto.disabled = True
 
     def _auto_action(self) -> None:
         mw, run = self.match_widget, self.run

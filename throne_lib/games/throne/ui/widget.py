@@ -23,18 +23,29 @@ from ipycanvas import MultiCanvas, hold_canvas
 
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES_ZH
+from throne_lib.games.throne.explain import explain_illegal
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.state import MAIN, THRONE
 from throne_lib.games.throne.ui.controller import Controller
+from throne_lib.games.throne.ui.inspect import card_html, unit_html
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT, Layout
 from throne_lib.games.throne.ui.render import Op, board_ops, overlay_ops, units_ops
-from throne_lib.games.throne.ui.text import END_REASONS_ZH, event_text, result_text
+from throne_lib.games.throne.ui.text import (
+    END_REASONS_ZH,
+    action_text,
+    illegal_text,
+    log_blocks,
+    result_text,
+)
 from throne_lib.kit.agents import Agent
+from throne_lib.ui.inspector import InspectorPanel
 
 ROOT = Path(__file__).resolve().parents[4]
 TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
+STEP = "step"  # 逐步: the AI waits for 「下一步」 before each action
 DRAG_START_PX = 6  # a press that moves further than this is a drag, not a click
-LOG_LINES = 250  # newest lines shown in the 战报 widget (the whole log is saved)
+LOG_BLOCKS = 60  # newest turns shown in the 战报 widget (the whole log is saved)
+INSPECTOR_H = 230  # px: the inspector panel above the 战报
 SIDE_COLOUR = ("#1d4796", "#962c25")
 TOWER_HREF = "tower.ipynb"
 TD = "padding:2px 14px 2px 0"
@@ -96,6 +107,7 @@ class MatchWidget(W.VBox):
         self.ready = False  # the browser canvas is ready: drawing before is lost
         self.log_dir = log_dir if log_dir is not None else ROOT / "logs"
         self.saved_log: Path | None = None
+        self._log_path: Path | None = None
         self.log_error = ""
         self._rng = random.Random(match.seed)
         self._ai_task: asyncio.Task[None] | None = None
@@ -103,12 +115,19 @@ class MatchWidget(W.VBox):
         self._press: tuple[float, float, int] | None = None  # x, y, hand index or -1
         self._dragging = False
         self._drag_cell = -1
+        self._hover: tuple[str, int] | tuple[()] = ()
+        self._step = asyncio.Event()  # 「下一步」 in step mode
+        self.ai_trail: list[int] = []  # cells the AI touched this turn (kept lit after it)
+        self.ai_lines: list[str] = []  # its actions this turn, for the prompt line
+        # Each throne's max HP as last seen: a fallen throne leaves the board, and the
+        # result panel still shows 0/16, not the default rules' 0/40 (tower thrones).
+        self.throne_max: dict[int, int] = {}
         self.draws = 0  # canvas redraws (for tests and the benchmark)
         self.handled = 0  # clicks/releases/buttons handled: the page shows it (data-seq)
         self._build(tempo)
         self.refresh()
         super().__init__(
-            [self.topbar, self.result_box, self.body],
+            [self.topbar, self.result_box, self.status, self.body],
             layout=W.Layout(width=f"{self.px.width + 400}px"),
         )
         self.add_class("tp-match")
@@ -136,10 +155,19 @@ class MatchWidget(W.VBox):
         self.end_btn.add_class("tp-end")
         self.shuffle_btn.add_class("tp-shuffle")
         self.tempo = W.ToggleButtons(
-            options=[("节奏：标准", "standard"), ("快速", "fast")], value=tempo
+            options=[("标准", "standard"), ("快速", "fast"), ("逐步", STEP)],
+            value=tempo,
+            description="节奏",
+            tooltips=["对手每步 120–150 ms", "对手每步 50–70 ms", "点「下一步」看对手的每一步"],
         )
-        self.tempo.style.button_width = "86px"
+        self.tempo.style.button_width = "56px"
+        self.tempo.style.description_width = "36px"
         self.tempo.add_class("tp-tempo")
+        self.tempo.observe(lambda _: self._update_step_btn(), "value")
+        self.step_btn = W.Button(description="下一步", icon="step-forward")
+        self.step_btn.layout = W.Layout(width="90px", display="none")
+        self.step_btn.add_class("tp-step")
+        self.step_btn.on_click(lambda _: self._step.set())
         # Relative to the page: right when Voilà serves the notebooks folder
         # (/voila/render/notebooks/play.ipynb on Binder, `voila notebooks/`).
         tower = ROOT / "notebooks" / "tower.ipynb"
@@ -150,30 +178,40 @@ class MatchWidget(W.VBox):
             else '<span style="color:#999" title="王座之塔即将开放">爬塔（即将开放）</span>'
         )
         self.tower = W.HTML(link)
-        buttons = W.HBox(
-            [self.shuffle_btn, self.end_btn, self.tempo, self.tower],
-            layout=W.Layout(align_items="center"),
+        self.tower.add_class("tp-tower-entry")
+        self.buttons = buttons = W.HBox(
+            [self.shuffle_btn, self.end_btn, self.tempo, self.step_btn, self.tower],
+            layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
-        self.topbar = W.VBox([self.info, buttons], layout=W.Layout(margin="0 0 6px 0"))
-        self.status = W.HTML(layout=W.Layout(width=f"{px.width}px", min_height="28px"))
+        self.info.layout = W.Layout(min_width="430px", margin="0 12px 0 0")
+        self.topbar = W.HBox(
+            [self.info, buttons],
+            layout=W.Layout(margin="0 0 4px 0", align_items="center", flex_flow="row wrap"),
+        )
+        # The prompt line sits above the board: every prompt and refusal is in view.
+        # A fixed height: a longer prompt never moves the board under the pointer.
+        self.status = W.HTML(
+            layout=W.Layout(width=f"{px.width + 392}px", height="52px", overflow="hidden")
+        )
         self.status.add_class("tp-status")
         board = W.VBox(
-            [self.canvas, self.status],
+            [self.canvas],
             layout=W.Layout(width=f"{px.width}px", min_width=f"{px.width}px"),
         )
+        self.inspector = InspectorPanel(width=380, height=INSPECTOR_H)
         self.battle_log = W.HTML()
         self.battle_log.add_class("tp-log")
         log_box = W.Box(
             [self.battle_log],
             layout=W.Layout(
                 width="380px",
-                height=f"{px.height}px",
+                height=f"{px.height - INSPECTOR_H - 30}px",
                 overflow="hidden auto",
                 border="1px solid #ccd3dd",
                 padding="4px 8px",
             ),
         )
-        log_panel = W.VBox([W.HTML("<b>战报</b>（最新在上）"), log_box])
+        log_panel = W.VBox([self.inspector, W.HTML("<b>战报</b>（最新回合在上）"), log_box])
         log_panel.layout.margin = "0 0 0 12px"
         self.body = W.HBox([board, log_panel])
         self.result = W.HTML()
@@ -227,7 +265,9 @@ class MatchWidget(W.VBox):
         for side in (self.human, 1 - self.human):
             s = st.sides[side]
             t = st.throne(side)
-            hp = f"{t.hp}/{t.max_hp}" if t is not None else "0"
+            if t is not None:
+                self.throne_max[side] = t.max_hp
+            hp = f"{t.hp}/{t.max_hp}" if t is not None else f"0/{self._max_hp(side)}"
             who = "（你）" if side == self.human else f"（{html.escape(self.agent_name)}）"
             parts.append(
                 f'<span style="color:{SIDE_COLOUR[side]};font-weight:bold">'
@@ -245,9 +285,10 @@ class MatchWidget(W.VBox):
             if m.round
             else f"开局（共 {rules.round_limit} 回合）"
         )
+        rows = "".join(f"<div>{part}</div>" for part in parts)
         self.info.value = (
-            f'<div style="font-size:15px"><b>{rnd} · 打满按血量结算</b>'
-            f" · {turn}</div><div>{'　|　'.join(parts)}</div>"
+            f'<div style="line-height:1.35"><div style="font-size:15px"><b>{rnd} · 打满按血量结算'
+            f"</b> · {turn}</div>{rows}</div>"
         )
         s = st.sides[self.human]
         cost = rules.shuffle_cost(s.shuffles)
@@ -275,26 +316,42 @@ class MatchWidget(W.VBox):
             "chips": " ".join(c.key or "act" for c in self.ctrl.chips()),
         }
         attrs = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in data.items())
+        bg, border = ("#fdecea", "#b03a2e") if self.ctrl.status_error else ("#fff8e1", "#c9a100")
+        if not self.ctrl.my_turn and not m.is_over:
+            bg, border = "#eef2f8", SIDE_COLOUR[1 - self.human]
+        ai = ""
+        if self.ai_lines:
+            who = f"{SIDE_NAMES_ZH[1 - self.human]}（{html.escape(self.agent_name)}）"
+            shown = self.ai_lines[-6:]
+            more = f"…（共 {len(self.ai_lines)} 步）" if len(self.ai_lines) > 6 else ""
+            ai = (
+                f'<div class="tp-ai-line" style="color:#5d6778;font-size:12px">{who}：'
+                f"{html.escape(' · '.join(shown))}{more}</div>"
+            )
         self.status.value = (
-            f'<div class="tp-state" {attrs} style="color:{colour};font-size:14px">'
-            f"{html.escape(text)}</div>"
+            f'<div style="background:{bg};border-left:5px solid {border};padding:3px 10px">'
+            f'<div class="tp-state" {attrs} style="color:{colour};font-size:15px;'
+            f'font-weight:bold">{html.escape(text)}</div>{ai}</div>'
         )
 
     def _update_log(self) -> None:
+        """Newest turn first; inside a turn, its heading and then its lines in order
+        (one line per attack, counter included)."""
         m = self.match
-        lines = []
-        for e in self.ctrl.events[-LOG_LINES:][::-1]:
-            line = html.escape(event_text(e, m.db, m.geo, viewer=self.human))
-            if e.kind == "turn_start":
-                lines.append(f'<div style="color:#5d6778;margin-top:4px">{line}</div>')
-            else:
-                colour = SIDE_COLOUR[e.side] if e.side in (0, 1) else "#333"
-                lines.append(
-                    f'<div style="border-left:3px solid {colour};padding-left:5px">{line}</div>'
+        out = []
+        blocks = log_blocks(self.ctrl.events, m.db, m.geo, viewer=self.human)
+        for heading, lines in blocks[-LOG_BLOCKS:][::-1]:
+            out.append(
+                f'<div class="tp-log-turn" style="color:#5d6778;margin-top:6px;'
+                f'font-weight:bold">{html.escape(heading)}</div>'
+            )
+            for side, line in lines:
+                colour = SIDE_COLOUR[side] if side in (0, 1) else "#333"
+                out.append(
+                    f'<div style="border-left:3px solid {colour};padding-left:5px">'
+                    f"{html.escape(line)}</div>"
                 )
-        self.battle_log.value = (
-            f'<div style="font-size:13px;line-height:1.5">{"".join(lines)}</div>'
-        )
+        self.battle_log.value = f'<div style="font-size:13px;line-height:1.5">{"".join(out)}</div>'
 
     def _update_result(self) -> None:
         m = self.match
@@ -305,7 +362,7 @@ class MatchWidget(W.VBox):
         rows = []
         for side in (0, 1):
             t = st.throne(side)
-            hp, mx = (t.hp, t.max_hp) if t is not None else (0, m.rules.throne_hp)
+            hp, mx = (t.hp, t.max_hp) if t is not None else (0, self._max_hp(side))
             board = sum(u.attack + u.hp for u in st.units(side) if u.kind != THRONE)
             rows.append(
                 f"<tr><td style='color:{SIDE_COLOUR[side]};{TD}'><b>{SIDE_NAMES_ZH[side]}</b></td>"
@@ -328,28 +385,41 @@ class MatchWidget(W.VBox):
         )
         self.result_box.layout.display = "flex"
 
+    def _max_hp(self, side: int) -> int:
+        return self.throne_max.get(side, self.match.rules.throne_hp)
+
     # --- events from the controller ----------------------------------------------------
 
     def _on_events(self, action: Action, events: list[Event]) -> None:
-        if self.match.is_over and self.saved_log is None and not self.log_error:
-            self.save_log()
+        if action.kind == "end" or self.match.is_over:
+            self.save_log()  # unfinished matches too: the replay page can open them
+        if action.kind != "end":
+            self.ai_trail, self.ai_lines = [], []
         self.refresh()
         self._maybe_start_ai()
 
+    @property
+    def log_path(self) -> Path:
+        """One file per match, rewritten as the match goes on."""
+        if self._log_path is None:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            self._log_path = self.log_dir / f"play-{stamp}-seed{self.match.seed}.jsonl"
+        return self._log_path
+
     def save_log(self) -> Path | None:
-        """Write the match's JSONL log into logs/ (throne_lib.kit.log)."""
-        try:
-            from throne_lib.kit.log import AgentInfo, write_log
-        except ImportError:  # pragma: no cover - log.py is part of the library now
-            self.log_error = "（未保存：throne_lib.kit.log 不可用）"
-            return None
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        path = self.log_dir / f"play-{stamp}-seed{self.match.seed}.jsonl"
+        """Write the match's JSONL log into logs/ (throne_lib.log), finished or not:
+        a temporary file replaces the last save atomically."""
+        from throne_lib.kit.log import AgentInfo, write_log
+
         names = ["human", "human"]
         names[1 - self.human] = self.agent_name
+        path = self.log_path
+        tmp = path.with_suffix(".jsonl.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.saved_log = write_log(self.match, path, [AgentInfo(n) for n in names])
+            write_log(self.match, tmp, [AgentInfo(n) for n in names])
+            tmp.replace(path)
+            self.saved_log, self.log_error = path, ""
         except OSError as error:
             self.log_error = f"（记录未能保存：{error}）"
         return self.saved_log
@@ -388,8 +458,11 @@ class MatchWidget(W.VBox):
         self._drag_cell = -1
 
     def _on_mouse_move(self, x: float, y: float) -> None:
-        if self._press is None or self._press[2] < 0:
-            return  # only hand cards drag; plain moves cost nothing
+        if self._press is None:
+            self.hover(x, y)  # the inspector follows the pointer (no canvas redraw)
+            return
+        if self._press[2] < 0:
+            return  # only hand cards drag
         px, py, index = self._press
         if not self._dragging:
             if abs(x - px) + abs(y - py) < DRAG_START_PX:
@@ -438,16 +511,85 @@ class MatchWidget(W.VBox):
     def click(self, x: float, y: float) -> None:
         """A click at canvas pixel (x, y): a board cell, a tray chip or a hand card."""
         self.flash = ()
-        cell = self.px.cell_at(x, y)
-        chip = self.px.chip_at(x, y, len(self.ctrl.chips()))
-        hand = self.px.hand_at(x, y, len(self.ctrl.hand))
-        if cell is not None:
-            self.ctrl.click_cell(cell)
-        elif chip is not None:
-            self.ctrl.click_chip(chip)
-        elif hand is not None:
-            self.ctrl.click_hand(hand)
+        target = self._thing_at(x, y)
+        chips = self.ctrl.chips()
+        played = len(self.match.history)
+        if target and target[0] == "cell":
+            self.inspect(target)  # before the click: an attack's prediction is of now
+            self.ctrl.click_cell(target[1])
+        elif target and target[0] == "chip":
+            self.inspect(target)
+            self.ctrl.click_chip(target[1])
+        elif target and target[0] == "hand":
+            self.inspect(target)
+            self.ctrl.click_hand(target[1])
+        if len(self.match.history) != played and target and target[0] == "cell":
+            # The action happened: a prediction shown before it is history now.
+            if self.match.state.board[target[1]] is None:
+                self.inspector.show("")
+            else:
+                self.inspect(target)
+        elif self.ctrl.chips() != chips and target and target[0] == "cell":
+            self.inspect(target)  # e.g. a barracks' tray appeared: still inspect the cell
         self.refresh()
+
+    # --- the inspector -----------------------------------------------------------------
+
+    def _thing_at(self, x: float, y: float) -> tuple[str, int] | tuple[()]:
+        cell = self.px.cell_at(x, y)
+        if cell is not None:
+            return ("cell", cell)
+        chip = self.px.chip_at(x, y, len(self.ctrl.chips()))
+        if chip is not None:
+            return ("chip", chip)
+        hand = self.px.hand_at(x, y, len(self.ctrl.hand))
+        return ("hand", hand) if hand is not None else ()
+
+    def hover(self, x: float, y: float) -> None:
+        """The pointer rests on something: inspect it when it is a new thing."""
+        thing = self._thing_at(x, y)
+        if thing == self._hover:
+            return
+        self._hover = thing
+        if thing and not (thing[0] == "cell" and self.match.state.board[thing[1]] is None):
+            self.inspect(thing)
+
+    def inspect(self, thing: tuple[str, int] | tuple[()]) -> None:
+        """Show ``thing`` in full in the inspector: a unit, a hand card, a chip's card.
+        An attack target of the selected unit gets the engine's predicted result."""
+        m, db = self.match, self.match.db
+        if not thing:
+            return
+        kind, index = thing
+        if kind == "cell":
+            u = m.state.board[index]
+            if u is None:
+                return
+            note = ""
+            pred = self.ctrl.prediction(index)
+            if pred is not None:
+                note = f"预计（按引擎推演）：{pred.line}"
+            self.inspector.show(unit_html(m, u, note))
+        elif kind == "hand" and 0 <= index < len(self.ctrl.hand):
+            card = self.ctrl.hand[index]
+            note = ""
+            if self.ctrl.my_turn and m.phase == "main" and index not in self.ctrl.playable():
+                target = -1 if db[card].play_target is None else m.geo.throne_cell(self.human)
+                rule, reason = explain_illegal(m.eng, Action("play", -1, target, card))
+                note = illegal_text(rule, reason)
+            self.inspector.show(card_html(db[card], db, note))
+        elif kind == "chip":
+            chips = self.ctrl.chips()
+            if not 0 <= index < len(chips):
+                return
+            chip = chips[index]
+            key = chip.key.partition(":")[2]
+            if key in db:
+                self.inspector.show(card_html(db[key], db, chip.why))
+            elif chip.key == "skill" and self.ctrl.selected_cell >= 0:
+                u = m.state.board[self.ctrl.selected_cell]
+                if u is not None:
+                    self.inspector.show(unit_html(m, u, chip.why))
 
     # --- test/benchmark conveniences: clicks by name -------------------------------------
 
@@ -503,22 +645,41 @@ class MatchWidget(W.VBox):
         if a is None or a not in self.match.legal_actions():
             a = self.agent.choose(self.match)
         self.flash = tuple(c for c in (a.cell, a.target) if c >= 0)
+        if a.kind != "end":
+            self.ai_trail += [c for c in self.flash if c not in self.ai_trail]
+            hidden = a.kind == "replace"  # which card the AI swapped out stays hidden
+            line = "替换 1 张手牌" if hidden else action_text(a, self.match.db, self.match.geo)
+            self.ai_lines.append(line)
         self.ctrl.on_events = None
         try:
             self.ctrl.apply(a)
         finally:
             self.ctrl.on_events = self._on_events
-        if self.match.is_over and self.saved_log is None:
+        if self.match.is_over or a.kind == "end":
             self.save_log()
         self.refresh()
         return a
+
+    def _update_step_btn(self) -> None:
+        self.step_btn.layout.display = "" if self.tempo.value == STEP else "none"
+        self.step_btn.disabled = not self._ai_to_move()
+        if self.tempo.value != STEP:
+            self._step.set()  # leaving step mode releases a waiting AI
 
     async def _ai_loop(self) -> None:
         try:
             loop = asyncio.get_running_loop()
             while self._ai_to_move():
-                low, high = TEMPO_MS[self.tempo.value]
-                delay = self._rng.uniform(low, high) / 1000
+                if self.tempo.value == STEP:
+                    self._step.clear()
+                    self._update_step_btn()
+                    self.ctrl._say("对手（逐步）：点「下一步」看它的下一个行动")
+                    self._update_status()
+                    await self._step.wait()
+                    if not self._ai_to_move():
+                        break
+                low, high = TEMPO_MS.get(self.tempo.value, TEMPO_MS["standard"])
+                delay = self._rng.uniform(low, high) / 1000 if self.tempo.value != STEP else 0
                 t0 = time.perf_counter()
                 # The agent thinks in a worker thread (only reading the match: the human
                 # cannot act now), so clicks and the tempo toggle stay responsive.
@@ -528,9 +689,11 @@ class MatchWidget(W.VBox):
                     self.ai_step()
             handled = self.handled
             await asyncio.sleep(0.2)
-            self.flash = ()
+            # The cells the AI touched stay lit until the player's first click.
+            self.flash = tuple(self.ai_trail)
+            self._update_step_btn()
             if self.ctrl.my_turn and self.handled == handled:
-                self.ctrl._say("轮到你了")  # unless the player already acted: keep that status
+                self.ctrl._say("轮到你了（橙色格是对手本回合动过的地方）")
             self.refresh()
         except Exception as error:  # noqa: BLE001 - show it, never kill the kernel loop
             self.ctrl._say(f"AI 出错：{error!r}", error=True)

@@ -1,0 +1,86 @@
+"""Serving the dashboards (issue 17): a closed page stops its kernel, and no request
+leaves localhost (Voilà's lab template links Font Awesome on a CDN; the "throne"
+template of voila.json drops those links)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+RENDER_TIMEOUT_MS = 120_000
+PAGES = 10
+GONE_TIMEOUT_S = 30.0
+
+
+def kernel_alive(base: str, kernel_id: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}api/kernels/{kernel_id}", timeout=5):
+            return True
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return False
+        raise
+
+
+def kernel_of(page: Page) -> str:
+    cfg = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+    kernel_id: str = cfg["kernelId"]
+    return kernel_id
+
+
+def test_closing_pages_stops_their_kernels(
+    voila_url: Callable[[str], str], browser: Browser
+) -> None:
+    """Ten pages open (ten kernels), ten pages closed: the kernels stop within seconds,
+    not at the 900 s idle cull."""
+    base = voila_url("notebooks/index.ipynb")
+    context = browser.new_context(locale="zh-CN")
+    try:
+        pages = [context.new_page() for _ in range(PAGES)]
+        for page in pages:  # all ten start at once
+            page.goto(base, wait_until="commit")
+        kernels = []
+        for page in pages:
+            expect(page.locator("#tp-link-play")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_function("window.__tpHelpers === true")
+            kernels.append((page, kernel_of(page)))
+        assert len({k for _, k in kernels}) == PAGES
+        assert all(kernel_alive(base, k) for _, k in kernels)  # the count went up to 10
+        for page, _ in kernels:
+            page.close()
+        deadline = time.monotonic() + GONE_TIMEOUT_S
+        alive = [k for _, k in kernels]
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.5)
+            alive = [k for k in alive if kernel_alive(base, k)]
+        assert not alive, f"{len(alive)} of {PAGES} kernels still running"
+    finally:
+        context.close()
+
+
+def test_no_request_leaves_localhost(voila_url: Callable[[str], str], page: Page) -> None:
+    outside: list[str] = []
+    failed: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            outside.append(r.url)
+            if urlparse(r.url).hostname not in ("127.0.0.1", "localhost", None)
+            and not r.url.startswith(("data:", "blob:"))
+            else None
+        ),
+    )
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(voila_url("notebooks/index.ipynb"))
+    expect(page.locator("#tp-link-play")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+    assert outside == [] and failed == []

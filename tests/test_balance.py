@@ -1,0 +1,271 @@
+"""The balance assistant's game-agnostic core (throne_lib.kit.balance) on a toy game.
+
+The toy game is defined here: four heroes, each a row of a CSV card table with a
+``power`` and a ``cost``; a match is a seeded coin weighted by the heroes' strength
+(power - cost) and by a first-seat edge that the rules parameter ``komi`` offsets. The
+hero 巨人 (giant) is deliberately too strong (power 8 against 5), and the first seat wins
+about 57% of even matches until komi is raised.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from throne_lib.kit.balance import (
+    FIRST,
+    BalanceGame,
+    Budget,
+    Evaluator,
+    FieldSpec,
+    Outcome,
+    PlayTask,
+    RulesField,
+    SeatResult,
+    Targets,
+    block_seed,
+    search_space,
+    suggest,
+)
+from throne_lib.kit.balance_report import (
+    apply_changes,
+    proposal_changes,
+    report_text,
+    result_frame,
+    save_result,
+)
+
+TABLE = """id,name,power,cost,text
+knight,骑士,5,3,
+archer,弓手,5,3,
+giant,巨人,8,3,"too strong, on purpose"
+monk,僧侣,5,3,
+banner,军旗,,2,nobody plays it
+"""
+HEROES = ("knight", "archer", "giant", "monk")
+
+
+class ToyGame:
+    """The adapter of the toy game (a module-level class, so ``play`` pickles)."""
+
+    def __init__(self, table: str = TABLE) -> None:
+        self.table = table
+
+    def table_text(self) -> str:
+        return self.table
+
+    def card_fields(self) -> Mapping[str, FieldSpec]:
+        return {"power": FieldSpec(+1, 3, 3, 0), "cost": FieldSpec(-1, 2, 2, 0)}
+
+    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
+        text = record.get(name, "").strip()
+        return int(text) if text else None
+
+    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
+        record[name] = str(value)
+
+    def rules_fields(self) -> Mapping[str, RulesField]:
+        return {"komi": RulesField(0, 0, 3, first_sign=-1)}
+
+    def groups(self) -> Sequence[str]:
+        return HEROES
+
+    def card_groups(self, card_id: str) -> frozenset[str]:
+        return frozenset({card_id}) if card_id in HEROES else frozenset()
+
+    def block(self, rng: random.Random, seed0: int) -> list[Hashable]:
+        pairs = [(a, b) for a in HEROES for b in HEROES if a != b] * 2
+        rng.shuffle(pairs)
+        return [(a, b, seed0 + i) for i, (a, b) in enumerate(pairs)]
+
+    def item_cards(self, item: Hashable) -> frozenset[str] | None:
+        assert isinstance(item, tuple)
+        return frozenset(item[:2])
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        rows = csv.DictReader(io.StringIO(task.table))
+        cards = {r["id"]: {k: int(r[k]) for k in ("power", "cost") if r[k]} for r in rows}
+        komi = dict(task.rules).get("komi", 0)
+        out = []
+        for a, b, seed in task.items:  # type: ignore[misc]
+            rng = random.Random(seed)
+            first = rng.random() < 0.5  # does a move first?
+            strength = [cards[h]["power"] - cards[h]["cost"] for h in (a, b)]
+            edge = 0.3 - 0.15 * komi
+            x = 0.6 * (strength[0] - strength[1]) + (edge if first else -edge)
+            a_wins = rng.random() < 1 / (1 + math.exp(-x))
+            out.append(
+                Outcome(
+                    (
+                        SeatResult(a, first, float(a_wins)),
+                        SeatResult(b, not first, float(not a_wins)),
+                    ),
+                    10.0 + abs(strength[0] - strength[1]),
+                )
+            )
+        return out
+
+
+SMALL = Budget(population=6, generations=4, blocks=4, holdout_blocks=30, proposals=4)
+
+
+@pytest.fixture(scope="module")
+def found() -> object:
+    game = ToyGame()
+    return suggest(game, search_space(game), Targets(), SMALL, seed=3, backend="serial")
+
+
+def test_adapter_satisfies_the_protocol() -> None:
+    game: BalanceGame = ToyGame()
+    assert game.groups() == HEROES
+
+
+def test_search_space_skips_cards_no_group_plays_and_blank_fields() -> None:
+    space = search_space(ToyGame())
+    keys = {k.key for k in space.knobs}
+    assert "giant.power" in keys and "rules.komi" in keys
+    assert not any(k.startswith("banner.") for k in keys)
+    assert space["giant.power"].low == 5 and space["giant.power"].high == 11
+    assert space["knight.cost"].low == 1 and space["knight.cost"].high == 5
+
+
+def test_the_search_finds_the_fix_for_the_too_strong_card(found: object) -> None:
+    res = found
+    before = res.before.rates  # type: ignore[attr-defined]
+    assert before["giant"].win_rate > 0.7  # the imbalance is real on holdout seeds
+    assert before[FIRST].win_rate > 0.55
+    best = min(res.proposals, key=lambda p: p.after.imbalance)  # type: ignore[attr-defined]
+    touched = {k.split(".")[0] for k, _ in best.changes}
+    assert "giant" in touched or touched == {"rules"}
+    giant = dict(best.changes)
+    strength = giant.get("giant.power", 8) - giant.get("giant.cost", 3)
+    assert strength <= 3  # the giant was brought down (5 - 3 is the others' strength)
+    assert best.after.meets, report_text(res)  # type: ignore[arg-type]
+    assert 0.45 <= best.after.rates["giant"].win_rate <= 0.55
+    assert best.after.rates[FIRST].win_rate <= 0.55
+    assert best.after.imbalance < res.before.imbalance  # type: ignore[attr-defined]
+    assert best.n_changes <= 4
+
+
+def test_proposals_form_a_front_of_imbalance_against_changes(found: object) -> None:
+    props = found.proposals  # type: ignore[attr-defined]
+    assert props
+    counts = [p.n_changes for p in props]
+    assert counts == sorted(counts) and len(set(counts)) == len(counts)
+    imb = [p.search_imbalance for p in props]
+    assert all(a > b for a, b in zip(imb, imb[1:], strict=False))  # more changes, less imbalance
+
+
+def test_holdout_seeds_are_never_search_seeds() -> None:
+    game = ToyGame()
+    rng = random.Random(0)
+    search = {s for k in range(5) for *_, s in game.block(rng, block_seed(7, k))}
+    hold = {s for k in range(5) for *_, s in game.block(rng, block_seed(7, k, holdout=True))}
+    other = {s for k in range(5) for *_, s in game.block(rng, block_seed(8, k))}
+    assert not search & hold and not hold & other
+
+
+def test_proposals_are_reproducible_from_the_seed(found: object) -> None:
+    game = ToyGame()
+    again = suggest(game, search_space(game), Targets(), SMALL, seed=3, backend="serial")
+    assert again.front == found.front  # type: ignore[attr-defined]
+    assert report_text(again) == report_text(found)  # type: ignore[arg-type]
+    other = suggest(game, search_space(game), Targets(), SMALL, seed=4, backend="serial")
+    assert report_text(other) != report_text(again)
+
+
+def test_frozen_fields_never_change() -> None:
+    game = ToyGame()
+    space = search_space(game, freeze=["giant.power", "rules.komi", "knight"])
+    keys = {k.key for k in space.knobs}
+    assert "giant.power" not in keys and "rules.komi" not in keys
+    assert not any(k.startswith("knight.") for k in keys)
+    seen: list[str] = []
+    res = suggest(game, space, Targets(), SMALL, seed=1, backend="serial", progress=None)
+    for changes, _ in res.front:
+        seen += [k for k, _ in changes]
+    for p in res.proposals:
+        seen += [k for k, _ in p.changes]
+        assert "巨人,8," in p.table  # the giant's power stays 8 in every proposed table
+    assert seen and not {"giant.power", "rules.komi"} & set(seen)
+    assert not any(k.startswith("knight.") for k in seen)
+    assert any(k == "giant.cost" for k in seen)  # the other way to fix the giant
+
+
+def test_freeze_of_an_unknown_name_is_an_error() -> None:
+    with pytest.raises(ValueError, match="freeze 'dragon'"):
+        search_space(ToyGame(), freeze=["dragon"])
+    with pytest.raises(ValueError, match="unknown card field 'speed'"):
+        search_space(ToyGame(), fields=["speed"])
+
+
+def test_the_cache_replays_only_what_a_change_concerns() -> None:
+    """Common random numbers: a candidate that changes only the giant replays only the
+    giant's matches; the others are the unchanged table's outcomes, which is what a
+    replay gives too (checked against an evaluator that replays everything)."""
+    game = ToyGame()
+    space = search_space(game)
+    block = game.block(random.Random(1), 0)
+    ev = Evaluator(game, space, None)
+    ev.outcomes([((), block)])
+    assert ev.played == len(block)
+    changed = (("giant.power", 6),)
+    got = ev.outcomes([(changed, block)])[0]
+    assert ev.played == len(block) + sum("giant" in item[:2] for item in block)
+
+    class Everything(ToyGame):
+        def item_cards(self, item: Hashable) -> frozenset[str] | None:
+            return None
+
+    fresh = Evaluator(Everything(), space, None)
+    assert fresh.outcomes([(changed, block)])[0] == got
+
+
+def test_dask_and_process_backends_give_the_same_pareto_set(found: object) -> None:
+    """A process pool of two and a Dask LocalCluster (127.0.0.1, one in-process worker,
+    as in test_sim) give the serial run's Pareto set and report."""
+    game = ToyGame()
+    space = search_space(game)
+    by_process = suggest(game, space, Targets(), SMALL, seed=3, backend="process", workers=2)
+    by_dask = suggest(game, space, Targets(), SMALL, seed=3, backend="dask", workers=1, chunk=64)
+    assert by_process.front == by_dask.front == found.front  # type: ignore[attr-defined]
+    assert report_text(by_process) == report_text(by_dask) == report_text(found)  # type: ignore[arg-type]
+
+
+def test_saved_results_apply_to_the_table_atomically(found: object, tmp_path: Path) -> None:
+    res = found
+    out = save_result(res, tmp_path / "bal.parquet")  # type: ignore[arg-type]
+    frame = pd.read_parquet(out)
+    assert set(frame["proposal"]) == {0} | {p.number for p in res.proposals}  # type: ignore[attr-defined]
+    assert frame.equals(result_frame(res))  # type: ignore[arg-type]
+    best = res.proposals[-1]  # type: ignore[attr-defined]
+    new, old = proposal_changes(frame, best.number)
+    table = tmp_path / "cards.csv"
+    table.write_text(TABLE, encoding="utf-8")
+    game = ToyGame()
+    _, text, rules = apply_changes(game, table, new, old)
+    assert table.read_text(encoding="utf-8") == text
+    card_changes = {k: v for k, v in new.items() if not k.startswith("rules.")}
+    for key, value in card_changes.items():
+        cid, name = key.split(".")
+        row = pd.read_csv(table).set_index("id").loc[cid]
+        assert int(row[name]) == value
+    assert len(rules) == len(new) - len(card_changes)
+    # untouched rows keep their bytes
+    assert "banner,军旗,,2,nobody plays it" in text
+    # a table that moved on since the run is refused and left as it is
+    if card_changes:
+        stale = {k: v + 1 for k, v in old.items()}
+        before = table.read_bytes()
+        with pytest.raises(ValueError, match="the proposal was made from"):
+            apply_changes(game, table, new, stale)
+        assert table.read_bytes() == before
+    with pytest.raises(ValueError, match="no proposal 99"):
+        proposal_changes(frame, 99)

@@ -1,0 +1,980 @@
+"""Balance assistant: the smallest card-table (and rules) changes that even out win rates.
+
+Game-agnostic. A game plugs in through a small adapter (:class:`BalanceGame`): which
+numeric fields its card table has and how to read/write them, which rules parameters
+may move, which groups (decks, generals, roles …) the win rates are taken over, how to
+draw a block of matches and how to play a batch of them. The search itself:
+
+- **Search space** (:func:`search_space`): every numeric card field within declared
+  bounds, plus chosen rules parameters; frozen cards and fields are left out entirely,
+  so no candidate can ever touch them.
+- **Objectives** (minimised): *imbalance* (how far the group win rates fall outside the
+  target band, plus the first seat's excess over its bound, plus match length outside
+  its bounds), the *number* of changed fields and their *size* (steps moved).
+- **NSGA-II** (:mod:`throne_lib.kit.nsga`) with operators made for sparse edits: add a
+  change (guided: a knob of a group that is out of band, moved in the direction that
+  helps), resize one, drop one; uniform crossover of two parents' changes.
+- **Common random numbers**: every candidate plays the same blocks of matches (same
+  pairings, same seeds). A match whose cards and rules a candidate does not touch has
+  the outcome it had for the table it was first played with, so it is not replayed:
+  results are cached by (match, the changes that concern it).
+- **Racing**: offspring are measured block by block and dropped as soon as a paired
+  test over the blocks played shows a candidate with no more (and no bigger) changes
+  is clearly better (F-Race style; ``z`` sets how sure).
+- **Holdout**: every proposal shown is re-measured, with the unchanged table beside
+  it, on fresh blocks whose seeds the search never used; win rates carry 95% Wilson
+  intervals.
+
+Parallel on a process pool or a Dask cluster; the rows come back in submission order,
+so the same seed gives the same proposals on every backend.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import statistics
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import pandas as pd
+
+from throne_lib.carddiff import Sheet, diff_tables
+from throne_lib.kit import nsga
+from throne_lib.kit.analytics import wilson
+
+FIRST = "@first"  # the pseudo-group of the first seat (for knobs that move its edge)
+SEED_STRIDE = 10_000  # seeds per block (a block plays fewer matches than this)
+MAX_BLOCKS = 1_000
+
+
+def block_seed(seed: int, k: int, holdout: bool = False) -> int:
+    """The first match seed of block ``k`` of the run with ``seed``: search and holdout
+    blocks of every run take disjoint seed ranges, so holdout seeds are never searched."""
+    return ((2 * seed + holdout) * MAX_BLOCKS + k) * SEED_STRIDE
+
+
+# --- what a game provides ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A numeric card field the search may move: ``sign`` +1 when a higher value makes
+    the card stronger (attack), -1 when weaker (cost); ``down``/``up`` the default
+    bounds relative to the card's value; ``minimum`` the lowest legal value."""
+
+    sign: int
+    down: int = 2
+    up: int = 2
+    minimum: int = 0
+    step: int = 1
+
+
+@dataclass(frozen=True)
+class RulesField:
+    """A rules parameter the search may move, within ``[low, high]``. ``groups`` whom a
+    higher value helps (empty: everyone alike), ``first_sign`` +1 when a higher value
+    helps the first seat, -1 when it helps the others, 0 unknown."""
+
+    base: int
+    low: int
+    high: int
+    first_sign: int = 0
+    step: int = 1
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of one match: its group (deck, general, role …), whether it moved first
+    and its score (1 win, 0.5 draw, 0 loss; a team's seats all score)."""
+
+    group: str
+    first: bool
+    score: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    seats: tuple[SeatResult, ...]
+    length: float  # rounds, turns … (whatever the game calls match length)
+
+
+@dataclass(frozen=True)
+class PlayTask:
+    """What a worker plays: one variant (card table text + rules overrides) and a few
+    matches (the game's items)."""
+
+    table: str
+    rules: tuple[tuple[str, int], ...]
+    items: tuple[Hashable, ...]
+
+
+class BalanceGame(Protocol):
+    """The adapter between the balance search and one game. ``play`` must be picklable
+    (a method of a module-level class is) since it runs on pool or Dask workers."""
+
+    def table_text(self) -> str:
+        """The card table (CSV text with an ``id`` column) the search starts from."""
+        ...
+
+    def card_fields(self) -> Mapping[str, FieldSpec]:
+        """The numeric fields a card may have, by the name the search uses."""
+        ...
+
+    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
+        """A card's value of field ``name``, or None when the card has no such field."""
+        ...
+
+    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
+        """Write ``value`` into the CSV record (text values by column)."""
+        ...
+
+    def rules_fields(self) -> Mapping[str, RulesField]:
+        """The rules parameters the search may move (by name)."""
+        ...
+
+    def groups(self) -> Sequence[str]:
+        """The groups whose win rates are balanced."""
+        ...
+
+    def card_groups(self, card_id: str) -> frozenset[str]:
+        """The groups whose matches a card can take part in."""
+        ...
+
+    def block(self, rng: random.Random, seed0: int) -> list[Hashable]:
+        """One block of matches (hashable, picklable items), seeds from ``seed0`` on
+        (fewer than :data:`SEED_STRIDE`); every group should appear about equally."""
+        ...
+
+    def item_cards(self, item: Hashable) -> frozenset[str] | None:
+        """Every card id that can influence this match (None: any card may)."""
+        ...
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        """Play the task's items on its variant; one outcome per item, in order."""
+        ...
+
+
+# --- targets and the search space ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the designer asks for. Imbalance is the sum over groups of how far each
+    win rate lies outside ``band``, plus the first seat's win rate above
+    ``first_seat_max``, plus (relative) mean match length outside ``length``."""
+
+    band: tuple[float, float] = (0.45, 0.55)
+    first_seat_max: float = 0.55
+    length: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        lo, hi = self.band
+        if not 0 <= lo <= hi <= 1:
+            raise ValueError(f"band {self.band}: expected 0 <= low <= high <= 1")
+        if not 0 < self.first_seat_max <= 1:
+            raise ValueError(f"first_seat_max {self.first_seat_max}: expected in (0, 1]")
+        if self.length is not None and not 0 <= self.length[0] <= self.length[1]:
+            raise ValueError(f"length {self.length}: expected 0 <= low <= high")
+
+
+def _outside(x: float, lo: float, hi: float) -> float:
+    return max(0.0, lo - x, x - hi)
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One number the search may move. ``key`` is ``card.field`` or ``rules.name``."""
+
+    key: str
+    card: str  # "" for a rules parameter
+    field: str
+    base: int
+    low: int
+    high: int
+    sign: int  # +1: higher is stronger for ``groups``
+    groups: frozenset[str]
+    step: int = 1
+
+    @property
+    def is_rules(self) -> bool:
+        return self.card == ""
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    knobs: tuple[Knob, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", {k.key: k for k in self.knobs})
+
+    def __getitem__(self, key: str) -> Knob:
+        by_key: dict[str, Knob] = self._by_key  # type: ignore[attr-defined]
+        return by_key[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return len(self.knobs)
+
+
+def parse_bounds(text: str) -> tuple[int, int]:
+    """``"-2:+3"`` -> (2, 3): how far down and up a field may move."""
+    try:
+        lo, hi = text.split(":")
+        return abs(int(lo)), abs(int(hi))
+    except ValueError:
+        raise ValueError(f"bounds {text!r}: expected DOWN:UP, e.g. -2:+2") from None
+
+
+def search_space(
+    game: BalanceGame,
+    fields: Sequence[str] | None = None,
+    rules: Sequence[str] | None = None,
+    bounds: Mapping[str, tuple[int, int]] | None = None,
+    freeze: Sequence[str] = (),
+    cards: Sequence[str] | None = None,
+) -> SearchSpace:
+    """The knobs: every card (of ``cards``, default all) x field (of ``fields``, default
+    all the game's numeric fields) the card has, and the rules parameters ``rules``
+    (default all the game offers). ``bounds`` overrides a field's (down, up).
+    ``freeze`` entries are a card id (all its fields), a field name (on every card),
+    ``card.field``, or ``rules.name``: frozen knobs are not in the space at all."""
+    specs = game.card_fields()
+    names = list(fields) if fields is not None else list(specs)
+    for n in names:
+        if n not in specs:
+            raise ValueError(f"unknown card field {n!r}; known: {', '.join(specs)}")
+    rspecs = game.rules_fields()
+    rnames = list(rules) if rules is not None else list(rspecs)
+    for n in rnames:
+        if n not in rspecs:
+            raise ValueError(f"unknown rules parameter {n!r}; known: {', '.join(rspecs)}")
+    frozen = set(freeze)
+    sheet = Sheet.parse(game.table_text())
+    records = {r["id"].strip(): r for r in sheet.records() if r.get("id", "").strip()}
+    for entry in frozen:
+        head = entry.split(".", 1)[0]
+        if head != "rules" and head not in records and head not in specs:
+            raise ValueError(f"freeze {entry!r}: not a card id, a field, card.field or rules.X")
+    wanted = list(cards) if cards is not None else list(records)
+    for c in wanted:
+        if c not in records:
+            raise ValueError(f"unknown card {c!r}")
+    knobs: list[Knob] = []
+    for cid in wanted:
+        if cid in frozen:
+            continue
+        groups = game.card_groups(cid)
+        if not groups:
+            continue  # a card no group plays cannot move a win rate
+        for name in names:
+            if name in frozen or f"{cid}.{name}" in frozen:
+                continue
+            value = game.get_field(records[cid], name)
+            if value is None:
+                continue
+            spec = specs[name]
+            down, up = (bounds or {}).get(name, (spec.down, spec.up))
+            low, high = max(spec.minimum, value - down), value + up
+            if low == high:
+                continue
+            knobs.append(
+                Knob(f"{cid}.{name}", cid, name, value, low, high, spec.sign, groups, spec.step)
+            )
+    for name in rnames:
+        if f"rules.{name}" in frozen:
+            continue
+        r = rspecs[name]
+        knobs.append(
+            Knob(f"rules.{name}", "", name, r.base, r.low, r.high, r.first_sign, frozenset({FIRST}))
+        )
+    return SearchSpace(tuple(knobs))
+
+
+# --- candidates -----------------------------------------------------------------------------
+
+Changes = tuple[tuple[str, int], ...]  # (knob key, new value), sorted, only knobs moved
+
+
+def normalise(changes: Mapping[str, int], space: SearchSpace) -> Changes:
+    return tuple(sorted((k, v) for k, v in changes.items() if v != space[k].base))
+
+
+def base_values(changes: Changes, space: SearchSpace) -> dict[str, int]:
+    """The value each changed knob had before."""
+    return {k: space[k].base for k, _ in changes}
+
+
+def change_size(changes: Changes, space: SearchSpace) -> float:
+    """Total steps moved."""
+    return float(sum(abs(v - space[k].base) / space[k].step for k, v in changes))
+
+
+def variant(game: BalanceGame, base: str, changes: Changes, space: SearchSpace) -> PlayTask:
+    """The card table text and rules overrides of a candidate (no items yet)."""
+    card = [(space[k], v) for k, v in changes if not space[k].is_rules]
+    rules = tuple((space[k].field, v) for k, v in changes if space[k].is_rules)
+    return PlayTask(
+        apply_card_changes(game, base, [(k.card, k.field, v) for k, v in card]), rules, ()
+    )
+
+
+def apply_card_changes(
+    game: BalanceGame, text: str, changes: Sequence[tuple[str, str, int]]
+) -> str:
+    """``text`` with each (card, field, value) written; untouched rows keep their bytes."""
+    if not changes:
+        return text
+    sheet = Sheet.parse(text)
+    index = {r.values[sheet.header.index("id")].strip(): r for r in sheet.rows}
+    for cid, name, value in changes:
+        if cid not in index:
+            raise ValueError(f"card {cid!r} is not in the table")
+        row = index[cid]
+        rec = dict(zip(sheet.header, row.values, strict=False))
+        game.set_field(rec, name, value)
+        row.values = [rec.get(h, "") for h in sheet.header]
+    return sheet.text()
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Score sums per group, of the first seat, and match lengths."""
+
+    score: dict[str, float] = field(default_factory=dict)
+    count: dict[str, int] = field(default_factory=dict)
+    first_score: float = 0.0
+    first_count: int = 0
+    length_sum: float = 0.0
+    matches: int = 0
+    pairs: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # (g, opp): [score, n]
+
+    def add(self, o: Outcome) -> None:
+        for s in o.seats:
+            self.score[s.group] = self.score.get(s.group, 0.0) + s.score
+            self.count[s.group] = self.count.get(s.group, 0) + 1
+            if s.first:
+                self.first_score += s.score
+                self.first_count += 1
+            for other in o.seats:
+                if other is not s:
+                    cell = self.pairs.setdefault((s.group, other.group), [0.0, 0])
+                    cell[0] += s.score
+                    cell[1] += 1
+        self.length_sum += o.length
+        self.matches += 1
+
+    def matchups(self) -> dict[tuple[str, str], float]:
+        """Score rate of a group against each group it met (row against column)."""
+        return {k: v[0] / v[1] for k, v in self.pairs.items() if v[1]}
+
+    def rate(self, group: str) -> float:
+        n = self.count.get(group, 0)
+        return self.score.get(group, 0.0) / n if n else math.nan
+
+    @property
+    def first_rate(self) -> float:
+        return self.first_score / self.first_count if self.first_count else math.nan
+
+    @property
+    def mean_length(self) -> float:
+        return self.length_sum / self.matches if self.matches else math.nan
+
+    def imbalance(self, targets: Targets, groups: Sequence[str]) -> float:
+        lo, hi = targets.band
+        total = 0.0
+        for g in groups:
+            r = self.rate(g)
+            if not math.isnan(r):
+                total += _outside(r, lo, hi)
+        f = self.first_rate
+        if not math.isnan(f):
+            total += max(0.0, f - targets.first_seat_max)
+        if targets.length is not None and self.matches:
+            a, b = targets.length
+            total += _outside(self.mean_length, a, b) / max(b, 1.0)
+        return total
+
+    def complaints(self, targets: Targets, groups: Sequence[str]) -> list[tuple[str, int, float]]:
+        """(group, direction wanted (+1 stronger, -1 weaker), distance) of every target
+        missed; the first seat as :data:`FIRST`."""
+        lo, hi = targets.band
+        out = []
+        for g in groups:
+            r = self.rate(g)
+            if math.isnan(r):
+                continue
+            if r > hi:
+                out.append((g, -1, r - hi))
+            elif r < lo:
+                out.append((g, +1, lo - r))
+        f = self.first_rate
+        if not math.isnan(f) and f > targets.first_seat_max:
+            out.append((FIRST, -1, f - targets.first_seat_max))
+        return out
+
+
+def tally(outcomes: Sequence[Outcome]) -> Tally:
+    t = Tally()
+    for o in outcomes:
+        t.add(o)
+    return t
+
+
+# --- evaluation: CRN blocks, cache, parallel runner --------------------------------------------
+
+
+@contextlib.contextmanager
+def open_executor(
+    backend: str = "process", workers: int | None = None, scheduler: str | None = None
+) -> Iterator[Executor | None]:
+    """A pool for the whole search: ``process`` (a ``ProcessPoolExecutor``; one worker
+    plays here), ``dask`` (the cluster at ``scheduler`` or a local one on 127.0.0.1) or
+    ``serial`` (None: play here)."""
+    import os
+
+    n = workers or os.cpu_count() or 1
+    if backend == "serial" or (backend == "process" and n == 1):
+        yield None
+    elif backend == "process":
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            yield pool
+    elif backend == "dask":
+        from distributed import Client, LocalCluster
+
+        cluster = None
+        if scheduler is None:
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                host="127.0.0.1",
+                protocol="tcp",
+                dashboard_address=None,
+                processes=n > 1,
+            )
+        client = Client(cluster if cluster is not None else scheduler)
+        try:
+            yield client.get_executor(pure=False)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    else:
+        raise ValueError(f"unknown backend {backend!r}: process, dask or serial")
+
+
+class Evaluator:
+    """Plays (candidate, block) pairs with common random numbers and a result cache."""
+
+    def __init__(
+        self,
+        game: BalanceGame,
+        space: SearchSpace,
+        executor: Executor | None,
+        chunk: int = 4,
+    ) -> None:
+        self.game = game
+        self.space = space
+        self.executor = executor
+        self.chunk = chunk
+        self.base = game.table_text()
+        self.cache: dict[tuple[Hashable, Changes], Outcome] = {}
+        self.played = 0
+        self._item_cards: dict[Hashable, frozenset[str] | None] = {}
+
+    def _key(self, item: Hashable, changes: Changes) -> tuple[Hashable, Changes]:
+        if item not in self._item_cards:
+            self._item_cards[item] = self.game.item_cards(item)
+        cards = self._item_cards[item]
+        if cards is None:
+            return (item, changes)
+        kept = tuple(
+            (k, v) for k, v in changes if self.space[k].is_rules or self.space[k].card in cards
+        )
+        return (item, kept)
+
+    def outcomes(self, jobs: Sequence[tuple[Changes, Sequence[Hashable]]]) -> list[list[Outcome]]:
+        """The outcomes of each (changes, items) job, playing only what is not cached."""
+        todo: dict[Changes, list[Hashable]] = {}
+        seen: set[tuple[Hashable, Changes]] = set()
+        for changes, items in jobs:
+            for item in items:
+                key = self._key(item, changes)
+                if key in self.cache or key in seen:
+                    continue
+                seen.add(key)
+                todo.setdefault(key[1], []).append(item)
+        tasks: list[tuple[Changes, PlayTask]] = []
+        for changes, items in todo.items():
+            base = variant(self.game, self.base, changes, self.space)
+            for i in range(0, len(items), self.chunk):
+                tasks.append((changes, replace(base, items=tuple(items[i : i + self.chunk]))))
+        if tasks:
+            ts = [t for _, t in tasks]
+            if self.executor is None:
+                results = [self.game.play(t) for t in ts]
+            else:
+                results = list(self.executor.map(self.game.play, ts))
+            for (changes, task), got in zip(tasks, results, strict=True):
+                for item, o in zip(task.items, got, strict=True):
+                    self.cache[(item, changes)] = o
+                    self.played += 1
+        return [[self.cache[self._key(i, c)] for i in items] for c, items in jobs]
+
+
+# --- the search ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much simulation the search may spend.
+
+    ``population`` candidates per generation, ``generations`` rounds of offspring,
+    ``blocks`` CRN blocks in the search schedule (each from :meth:`BalanceGame.block`),
+    ``holdout_blocks`` fresh blocks for the final measurement, ``max_changes`` per
+    proposal, ``min_blocks`` before racing may drop a candidate, ``z`` the racing test's
+    one-sided z (1.64 ≈ 95%), ``proposals`` how many to re-measure and show."""
+
+    population: int = 8
+    generations: int = 6
+    blocks: int = 4
+    holdout_blocks: int = 8
+    max_changes: int = 12
+    min_blocks: int = 2
+    z: float = 1.64
+    proposals: int = 6
+
+    def __post_init__(self) -> None:
+        for name in ("population", "generations", "blocks", "holdout_blocks", "max_changes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"budget {name} must be at least 1")
+        if max(self.blocks, self.holdout_blocks) > MAX_BLOCKS:
+            raise ValueError(f"budget: at most {MAX_BLOCKS} blocks")
+        if self.population < 2:
+            raise ValueError("budget population must be at least 2")
+
+
+@dataclass
+class Candidate:
+    changes: Changes
+    block_scores: list[float] = field(default_factory=list)  # imbalance per block played
+    tally: Tally | None = None  # over every block, once fully evaluated
+    dropped_at: int | None = None  # block after which racing dropped it
+
+    def objectives(
+        self, space: SearchSpace, targets: Targets, groups: Sequence[str]
+    ) -> tuple[float, float, float]:
+        assert self.tally is not None
+        return (
+            round(self.tally.imbalance(targets, groups), 12),
+            float(len(self.changes)),
+            change_size(self.changes, space),
+        )
+
+
+@dataclass(frozen=True)
+class GroupRate:
+    key: str
+    matches: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+
+
+def _rates(t: Tally, groups: Sequence[str]) -> dict[str, GroupRate]:
+    out = {}
+    for g in groups:
+        n = t.count.get(g, 0)
+        lo, hi = wilson(t.score.get(g, 0.0), n)
+        out[g] = GroupRate(g, n, t.rate(g), lo, hi)
+    lo, hi = wilson(t.first_score, t.first_count)
+    out[FIRST] = GroupRate(FIRST, t.first_count, t.first_rate, lo, hi)
+    return out
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A table's figures on the holdout blocks: per-group and first-seat win rates with
+    95% intervals, mean length, imbalance and whether every target is met (point
+    estimates)."""
+
+    rates: dict[str, GroupRate]
+    mean_length: float
+    imbalance: float
+    meets: bool
+    matchups: dict[tuple[str, str], float] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, t: Tally, targets: Targets, groups: Sequence[str]) -> Measure:
+        imb = t.imbalance(targets, groups)
+        return cls(_rates(t, groups), t.mean_length, imb, imb == 0, t.matchups())
+
+    def matrix(self, groups: Sequence[str]) -> pd.DataFrame:
+        """The matchup matrix (row's score rate against the column; NaN: never met)."""
+        return pd.DataFrame(
+            [[self.matchups.get((a, b), math.nan) for b in groups] for a in groups],
+            index=list(groups),
+            columns=list(groups),
+        )
+
+
+@dataclass(frozen=True)
+class Proposal:
+    number: int
+    changes: Changes
+    search_imbalance: float
+    size: float
+    diff_text: str
+    rules_changes: tuple[tuple[str, int, int], ...]  # (name, old, new)
+    after: Measure
+    table: str  # the proposed card table
+
+    @property
+    def n_changes(self) -> int:
+        return len(self.changes)
+
+
+@dataclass
+class BalanceResult:
+    targets: Targets
+    budget: Budget
+    seed: int
+    groups: list[str]
+    space: SearchSpace
+    before: Measure
+    before_search: float  # imbalance of the unchanged table on the search blocks
+    proposals: list[Proposal]
+    front: list[tuple[Changes, tuple[float, float, float]]]  # the whole search Pareto set
+    matches_played: int
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    def proposal(self, number: int) -> Proposal:
+        for p in self.proposals:
+            if p.number == number:
+                return p
+        raise ValueError(f"no proposal {number}; there are {len(self.proposals)}")
+
+
+Progress = Callable[[dict[str, Any]], None]
+
+
+class _Search:
+    def __init__(
+        self,
+        game: BalanceGame,
+        space: SearchSpace,
+        targets: Targets,
+        budget: Budget,
+        seed: int,
+        evaluator: Evaluator,
+        progress: Progress | None,
+    ) -> None:
+        self.game = game
+        self.space = space
+        self.targets = targets
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.ev = evaluator
+        self.progress = progress
+        self.groups = list(game.groups())
+        block_rng = random.Random(f"blocks:{seed}")
+        self.blocks = [game.block(block_rng, block_seed(seed, k)) for k in range(budget.blocks)]
+        self.by_group: dict[str, list[Knob]] = {}
+        for k in space.knobs:
+            for g in k.groups:
+                self.by_group.setdefault(g, []).append(k)
+        self.archive: dict[Changes, Candidate] = {}
+        self.history: list[dict[str, Any]] = []
+
+    # --- evaluation -----------------------------------------------------------------------
+
+    def _block_tally(self, changes: Changes, k: int) -> Tally:
+        return tally(self.ev.outcomes([(changes, self.blocks[k])])[0])
+
+    def evaluate(self, cands: list[Candidate], incumbents: list[Candidate]) -> None:
+        """Measure ``cands`` block by block, racing them against ``incumbents``."""
+        alive = [c for c in cands if c.tally is None]
+        for k in range(self.budget.blocks):
+            if not alive:
+                break
+            got = self.ev.outcomes([(c.changes, self.blocks[k]) for c in alive])
+            for c, outs in zip(alive, got, strict=True):
+                c.block_scores.append(tally(outs).imbalance(self.targets, self.groups))
+            if k + 1 >= self.budget.min_blocks and k + 1 < self.budget.blocks:
+                for c in alive:
+                    if self._beaten(c, incumbents, k + 1):
+                        c.dropped_at = k + 1
+                alive = [c for c in alive if c.dropped_at is None]
+        for c in alive:
+            per_block = self.ev.outcomes([(c.changes, b) for b in self.blocks])
+            c.tally = tally([o for block in per_block for o in block])
+            self.archive[c.changes] = c
+
+    def _beaten(self, c: Candidate, incumbents: list[Candidate], n: int) -> bool:
+        size = change_size(c.changes, self.space)
+        for d in incumbents:
+            if d.changes == c.changes or len(d.changes) > len(c.changes):
+                continue
+            if change_size(d.changes, self.space) > size:
+                continue
+            diffs = [a - b for a, b in zip(c.block_scores[:n], d.block_scores[:n], strict=True)]
+            mean = statistics.fmean(diffs)
+            sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
+            if mean > 0 and mean - self.budget.z * sd / math.sqrt(len(diffs)) > 0:
+                return True
+        return False
+
+    # --- variation ------------------------------------------------------------------------
+
+    def _clip(self, knob: Knob, value: int) -> int:
+        return max(knob.low, min(knob.high, value))
+
+    def _guided_add(self, changes: dict[str, int], parent: Candidate | None) -> bool:
+        complaints = (
+            parent.tally.complaints(self.targets, self.groups)
+            if parent is not None and parent.tally is not None
+            else []
+        )
+        complaints = [c for c in complaints if self.by_group.get(c[0])]
+        if complaints and self.rng.random() < 0.85:
+            group, direction, _ = self.rng.choices(complaints, [w for _, _, w in complaints])[0]
+            knobs = [k for k in self.by_group[group] if k.key not in changes]
+            if group == FIRST:
+                knobs = [k for k in knobs if k.sign != 0]
+            if not knobs:
+                return False
+            weights = [1.0 / len(k.groups) for k in knobs]
+            knob = self.rng.choices(knobs, weights)[0]
+            steps = self.rng.choice((1, 1, 2))
+            value = self._clip(knob, knob.base + direction * knob.sign * steps * knob.step)
+        else:
+            free = [k for k in self.space.knobs if k.key not in changes]
+            if not free:
+                return False
+            knob = self.rng.choice(free)
+            value = self._clip(knob, knob.base + self.rng.choice((-1, 1)) * knob.step)
+        if value == knob.base:
+            return False
+        changes[knob.key] = value
+        return True
+
+    def mutate(self, changes: dict[str, int], parent: Candidate | None) -> dict[str, int]:
+        out = dict(changes)
+        for _ in range(10):
+            r = self.rng.random()
+            if len(out) < self.budget.max_changes and (not out or r < 0.55):
+                if self._guided_add(out, parent):
+                    return out
+            elif out and r < 0.8:
+                key = self.rng.choice(sorted(out))
+                knob = self.space[key]
+                value = self._clip(knob, out[key] + self.rng.choice((-1, 1)) * knob.step)
+                if value == knob.base:
+                    del out[key]
+                else:
+                    out[key] = value
+                return out
+            elif out:
+                del out[self.rng.choice(sorted(out))]
+                return out
+        return out
+
+    def crossover(self, a: Changes, b: Changes) -> dict[str, int]:
+        da, db = dict(a), dict(b)
+        out: dict[str, int] = {}
+        for key in sorted(set(da) | set(db)):
+            if key in da and key in db:
+                out[key] = da[key] if self.rng.random() < 0.5 else db[key]
+            elif self.rng.random() < 0.5:
+                out[key] = da.get(key, db.get(key, 0))
+        keys = sorted(out)
+        while len(keys) > self.budget.max_changes:
+            keys.remove(self.rng.choice(keys))
+        return {k: out[k] for k in keys}
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def _points(self, pop: list[Candidate]) -> list[tuple[float, float, float]]:
+        return [c.objectives(self.space, self.targets, self.groups) for c in pop]
+
+    def _new(self, changes: Mapping[str, int], taken: set[Changes]) -> Candidate | None:
+        ch = normalise(changes, self.space)
+        if ch in taken:
+            return None
+        taken.add(ch)
+        return Candidate(ch)
+
+    def run(self) -> list[Candidate]:
+        b = self.budget
+        base = Candidate(())
+        self.evaluate([base], [])
+        taken: set[Changes] = {()}
+        pop = [base]
+        for _ in range(20 * b.population):
+            if len(pop) >= b.population:
+                break
+            c = self._new(self.mutate({}, base), taken)
+            if c is not None:
+                pop.append(c)
+        self.evaluate(pop[1:], [base])
+        pop = [c for c in pop if c.tally is not None]
+        self._report(0, pop)
+        for gen in range(1, b.generations + 1):
+            rank, crowd = nsga.ranks(self._points(pop))
+            kids: list[Candidate] = []
+            for _ in range(20 * b.population):
+                if len(kids) >= b.population:
+                    break
+                i = nsga.tournament(rank, crowd, self.rng)
+                if self.rng.random() < 0.5:
+                    j = nsga.tournament(rank, crowd, self.rng)
+                    child = self.crossover(pop[i].changes, pop[j].changes)
+                    if self.rng.random() < 0.5:
+                        child = self.mutate(child, pop[i])
+                else:
+                    child = self.mutate(dict(pop[i].changes), pop[i])
+                c = self._new(child, taken)
+                if c is not None:
+                    kids.append(c)
+            self.evaluate(kids, pop)
+            merged = pop + [c for c in kids if c.tally is not None]
+            keep = nsga.select(self._points(merged), b.population)
+            pop = [merged[i] for i in keep]
+            self._report(gen, pop, dropped=sum(c.dropped_at is not None for c in kids))
+        return pop
+
+    def _report(self, gen: int, pop: list[Candidate], dropped: int = 0) -> None:
+        pts = self._points(pop)
+        best = min(pts)
+        self.history.append(
+            {
+                "generation": gen,
+                "generations": self.budget.generations,
+                "best_imbalance": best[0],
+                "best_changes": int(best[1]),
+                "dropped": dropped,
+                "matches_played": self.ev.played,
+                "front": [
+                    {"imbalance": p[0], "changes": int(p[1]), "size": p[2]} for p in sorted(pts)
+                ],
+            }
+        )
+        if self.progress is not None:
+            self.progress(self.history[-1])
+
+    def pareto(self) -> list[Candidate]:
+        """The non-dominated set of every fully measured candidate."""
+        cands = sorted(self.archive.values(), key=lambda c: c.changes)
+        pts = self._points(cands)
+        front = nsga.non_dominated_fronts(pts)[0] if cands else []
+        return sorted((cands[i] for i in front), key=lambda c: (len(c.changes), c.changes))
+
+
+def _shown(
+    front: list[Candidate], space: SearchSpace, targets: Targets, groups: Sequence[str], n: int
+) -> list[Candidate]:
+    """The imbalance-vs-number-of-changes front: for each number of changes the best
+    candidate, kept only if it beats every candidate with fewer changes (at most ``n``,
+    spread from fewest to most changes)."""
+    best: list[Candidate] = []
+    for c in sorted(
+        front, key=lambda c: (len(c.changes), *c.objectives(space, targets, groups)[::2])
+    ):
+        if not c.changes:
+            continue
+        imb = c.objectives(space, targets, groups)[0]
+        if best and len(best[-1].changes) == len(c.changes):
+            continue
+        if any(imb >= b.objectives(space, targets, groups)[0] for b in best):
+            continue
+        best.append(c)
+    if len(best) > n:
+        idx = (
+            sorted({round(i * (len(best) - 1) / (n - 1)) for i in range(n)})
+            if n > 1
+            else [len(best) - 1]
+        )
+        best = [best[i] for i in idx]
+    return best
+
+
+def suggest(
+    game: BalanceGame,
+    space: SearchSpace,
+    targets: Targets = Targets(),
+    budget: Budget = Budget(),
+    seed: int = 0,
+    backend: str = "process",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    chunk: int = 4,
+) -> BalanceResult:
+    """Search for proposals and re-measure them on holdout blocks (see the module doc).
+    ``chunk``: matches per worker task (more amortises a worker's table parse and the
+    backend's per-task cost; fewer spreads a small step over more workers)."""
+    if not space.knobs:
+        raise ValueError("the search space is empty (everything frozen?)")
+    with open_executor(backend, workers, scheduler) as executor:
+        ev = Evaluator(game, space, executor, chunk)
+        search = _Search(game, space, targets, budget, seed, ev, progress)
+        search.run()
+        front = search.pareto()
+        base_c = search.archive[()]
+        shown = _shown(front, space, targets, search.groups, budget.proposals)
+        hold_rng = random.Random(f"holdout:{seed}")
+        holdout = [
+            game.block(hold_rng, block_seed(seed, k, holdout=True))
+            for k in range(budget.holdout_blocks)
+        ]
+        items = [i for blk in holdout for i in blk]
+        got = ev.outcomes([((), items)] + [(c.changes, items) for c in shown])
+        if progress is not None:
+            progress(
+                {"generation": budget.generations, "holdout": True, "matches_played": ev.played}
+            )
+        groups = search.groups
+        before = Measure.of(tally(got[0]), targets, groups)
+        base_text = game.table_text()
+        proposals = []
+        for n, (c, outs) in enumerate(zip(shown, got[1:], strict=True), start=1):
+            task = variant(game, base_text, c.changes, space)
+            diff = diff_tables(base_text, task.table)
+            rules = tuple(
+                (space[k].field, space[k].base, v) for k, v in c.changes if space[k].is_rules
+            )
+            obj = c.objectives(space, targets, groups)
+            proposals.append(
+                Proposal(
+                    n,
+                    c.changes,
+                    obj[0],
+                    obj[2],
+                    diff.text() if not diff.empty else "no card changes",
+                    rules,
+                    Measure.of(tally(outs), targets, groups),
+                    task.table,
+                )
+            )
+        return BalanceResult(
+            targets,
+            budget,
+            seed,
+            groups,
+            space,
+            before,
+            base_c.objectives(space, targets, groups)[0],
+            proposals,
+            [(c.changes, c.objectives(space, targets, groups)) for c in front],
+            ev.played,
+            search.history,
+        )

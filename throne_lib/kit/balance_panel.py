@@ -1,0 +1,290 @@
+"""The balance dashboard's 「调平建议」 section: targets and budget, a run with a progress
+bar per generation, the Pareto front (imbalance against number of changes), a proposal's
+diff with before/after heatmaps, and "apply".
+
+Game-agnostic: it gets a function that builds the game's :class:`BalanceGame` adapter
+from a card table's text. Testable without a browser: set the widgets' values, call
+:meth:`SuggestPanel.run`, :meth:`SuggestPanel.show` and :meth:`SuggestPanel.apply`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from throne_lib.kit.balance import (
+    FIRST,
+    BalanceGame,
+    BalanceResult,
+    Budget,
+    Targets,
+    base_values,
+    search_space,
+    suggest,
+)
+from throne_lib.kit.balance_report import (
+    apply_changes,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+
+def _cjk() -> None:
+    from throne_lib.review import _set_cjk_font  # the project's one CJK font chooser
+
+    _set_cjk_font()
+
+
+def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None = None) -> Axes:
+    """The search's Pareto set (grey) and the proposals shown (numbered; on the holdout
+    blocks in colour): imbalance against number of changes."""
+    import matplotlib.pyplot as plt
+
+    _cjk()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    xs = [len(c) for c, _ in res.front]
+    ys = [o[0] for _, o in res.front]
+    ax.scatter(xs, ys, color="#bbbbbb", label="搜索中的帕累托集 (search)", zorder=1)
+    ax.scatter([0], [res.before.imbalance], color="#c0392b", marker="s", label="现状 (holdout)")
+    for p in res.proposals:
+        colour = "#e67e22" if p.number == selected else "#2e86c1"
+        ax.scatter([p.n_changes], [p.after.imbalance], color=colour, zorder=3)
+        ax.annotate(
+            str(p.number),
+            (p.n_changes, p.after.imbalance),
+            xytext=(4, 4),
+            textcoords="offset points",
+            fontsize=9,
+        )
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("改动字段数 (changes)")
+    ax.set_ylabel("失衡度 (imbalance)")
+    ax.set_title("帕累托前沿 · Pareto front")
+    ax.legend(fontsize=7, loc="upper right")
+    return ax
+
+
+def plot_matrices(
+    res: BalanceResult, number: int, names: Mapping[str, str] | None = None
+) -> Figure:
+    """Before/after heatmaps of the matchups on the holdout blocks (row against column)."""
+    import matplotlib.pyplot as plt
+
+    _cjk()
+    p = res.proposal(number)
+    labels = [(names or {}).get(g, g) for g in res.groups]
+    n = len(labels)
+    fig, axes = plt.subplots(1, 2, figsize=(2 + 0.9 * n, 0.5 + 0.45 * n))
+    for ax, m, title in (
+        (axes[0], res.before, "调整前 before"),
+        (axes[1], p.after, f"方案 {number} after"),
+    ):
+        values = m.matrix(res.groups).to_numpy(dtype=float)
+        im = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
+        ax.set_xticks(range(n), labels, rotation=70, ha="right", fontsize=7)
+        ax.set_yticks(range(n), labels, fontsize=7)
+        for i in range(n):
+            for j in range(n):
+                if not math.isnan(values[i, j]):
+                    ax.text(j, i, f"{values[i, j]:.1f}", ha="center", va="center", fontsize=5)
+        ax.set_title(title)
+    fig.colorbar(im, ax=list(axes), shrink=0.8)
+    return fig
+
+
+def rates_table(res: BalanceResult, number: int, names: Mapping[str, str] | None = None) -> str:
+    """Before/after win rates with 95% intervals, as an HTML table."""
+    p = res.proposal(number)
+    lo, hi = res.targets.band
+    rows = []
+    for g in [*res.groups, FIRST]:
+        b, a = res.before.rates[g], p.after.rates[g]
+        ok = a.win_rate <= res.targets.first_seat_max if g == FIRST else lo <= a.win_rate <= hi
+        label = "先手 first seat" if g == FIRST else (names or {}).get(g, g)
+        rows.append(
+            f"<tr><td>{html.escape(label)}</td>"
+            f"<td>{100 * b.win_rate:.1f}% [{100 * b.ci_low:.0f}–{100 * b.ci_high:.0f}]</td>"
+            f"<td style='color:{'#1e8449' if ok else '#c0392b'}'>{100 * a.win_rate:.1f}% "
+            f"[{100 * a.ci_low:.0f}–{100 * a.ci_high:.0f}]</td></tr>"
+        )
+    head = "<tr><th></th><th>调整前 before</th><th>调整后 after</th></tr>"
+    return f"<table style='font-size:12px'>{head}{''.join(rows)}</table>"
+
+
+class SuggestPanel:
+    """「调平建议」: widgets over :func:`throne_lib.kit.balance.suggest`."""
+
+    def __init__(
+        self,
+        make_game: Callable[[str], BalanceGame],
+        cards: str | Path,
+        names: Mapping[str, str] | None = None,
+        backend: str = "process",
+    ) -> None:
+        import ipywidgets as w
+
+        self.make_game = make_game
+        self.cards = Path(cards)
+        self.names = dict(names or {})
+        self.result: BalanceResult | None = None
+        self.game: BalanceGame | None = None
+        d = Budget()
+        self.band = w.FloatRangeSlider(
+            value=(0.45, 0.55), min=0.3, max=0.7, step=0.01, description="胜率区间"
+        )
+        self.first = w.FloatSlider(value=0.55, min=0.5, max=0.7, step=0.01, description="先手上限")
+        self.population = w.IntSlider(value=d.population, min=2, max=32, description="种群")
+        self.generations = w.IntSlider(value=d.generations, min=1, max=20, description="代数")
+        self.blocks = w.IntSlider(value=d.blocks, min=2, max=12, description="搜索区块")
+        self.holdout = w.IntSlider(value=d.holdout_blocks, min=1, max=30, description="留出区块")
+        self.max_changes = w.IntSlider(value=d.max_changes, min=1, max=30, description="最多改动")
+        self.freeze = w.Text(
+            value="", placeholder="lionheart, cost, iron_duke.hp", description="冻结"
+        )
+        self.seed = w.IntText(value=0, description="种子")
+        self.backend = w.Dropdown(
+            options=("process", "serial", "dask"), value=backend, description="后端"
+        )
+        self.button = w.Button(description="开始搜索", button_style="primary", icon="search")
+        self.button.on_click(lambda _: self.run())
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="代")
+        self.status = w.Label(value="")
+        self.chart = w.Output()
+        self.choice = w.ToggleButtons(options=[], description="方案")
+        self.choice.observe(self._on_choice, names="value")
+        self.detail_html = w.HTML(value="")
+        self.detail = w.Output()  # the heatmaps
+        self.front_figure: Figure | None = None
+        self.matrix_figure: Figure | None = None
+        self.apply_button = w.Button(
+            description="应用此方案", button_style="warning", disabled=True
+        )
+        self.apply_button.on_click(lambda _: self.apply())
+        self.applied = w.Label(value="")
+        targets = w.VBox([w.HTML("<b>目标</b>"), self.band, self.first, self.freeze])
+        budget = w.VBox(
+            [w.HTML("<b>预算</b>"), self.population, self.generations, self.blocks, self.holdout]
+        )
+        extra = w.VBox([self.max_changes, self.seed, self.backend, self.button])
+        self.widget = w.VBox(
+            [
+                w.HBox([targets, budget, extra]),
+                w.HBox([self.progress, self.status]),
+                self.chart,
+                self.choice,
+                w.HBox([self.apply_button, self.applied]),
+                self.detail_html,
+                self.detail,
+            ]
+        )
+
+    def _budget(self) -> Budget:
+        return Budget(
+            population=self.population.value,
+            generations=self.generations.value,
+            blocks=self.blocks.value,
+            holdout_blocks=self.holdout.value,
+            max_changes=self.max_changes.value,
+        )
+
+    def _tick(self, h: dict[str, Any]) -> None:
+        if h.get("holdout"):
+            self.status.value = f"留出验证完成 · {h['matches_played']} 局"
+            return
+        self.progress.value = min(self.progress.max, h["generation"] + 1)
+        self.status.value = (
+            f"第 {h['generation']}/{h['generations']} 代 · 最小失衡 {h['best_imbalance']:.3f}"
+            f"（{h['best_changes']} 处改动）· 已模拟 {h['matches_played']} 局"
+        )
+
+    def run(self) -> BalanceResult:
+        """Run the search the widgets describe; draw the front and select proposal 1."""
+        import matplotlib.pyplot as plt
+
+        text = self.cards.read_text(encoding="utf-8")
+        game = self.make_game(text)
+        freeze = [f.strip() for f in self.freeze.value.split(",") if f.strip()]
+        space = search_space(game, freeze=freeze)
+        budget = self._budget()
+        self.progress.max = budget.generations + 1
+        self.progress.value = 0
+        self.applied.value = ""
+        self.button.disabled = True
+        try:
+            res = suggest(
+                game,
+                space,
+                Targets(tuple(self.band.value), self.first.value),
+                budget,
+                self.seed.value,
+                self.backend.value,
+                progress=self._tick,
+            )
+        finally:
+            self.button.disabled = False
+        self.game, self.result = game, res
+        self.chart.clear_output()
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        plot_front(res, ax)
+        self.front_figure = fig
+        with self.chart:
+            plt.show()
+        plt.close(fig)
+        self.choice.options = [(f"方案 {p.number}", p.number) for p in res.proposals]
+        if res.proposals:
+            self.choice.value = res.proposals[0].number
+            self.show(res.proposals[0].number)
+        else:
+            self.detail.clear_output()
+            self.detail_html.value = "<p>没有找到比现状更平衡的方案（加大预算再试）</p>"
+        self.apply_button.disabled = not res.proposals
+        return res
+
+    def _on_choice(self, change: dict[str, Any]) -> None:
+        if change.get("new") is not None and self.result is not None:
+            self.show(int(change["new"]))
+
+    def show(self, number: int) -> None:
+        """Proposal ``number``: its diff, rules changes, rates and heatmaps."""
+        import matplotlib.pyplot as plt
+        from IPython.display import display
+
+        assert self.result is not None
+        p = self.result.proposal(number)
+        rules = "".join(f"<br>规则 {n}: {o} → {v}" for n, o, v in p.rules_changes)
+        self.detail_html.value = (
+            f"<pre style='font-size:12px'>{html.escape(p.diff_text)}</pre>{rules}"
+            f"<p>失衡度 {self.result.before.imbalance:.3f} → {p.after.imbalance:.3f}"
+            f"（留出对局）· 达标：{'是' if p.after.meets else '否'}</p>"
+            + rates_table(self.result, number, self.names)
+        )
+        self.matrix_figure = plot_matrices(self.result, number, self.names)
+        self.detail.clear_output()
+        with self.detail:
+            display(self.matrix_figure)
+        plt.close(self.matrix_figure)
+
+    def apply(self) -> str:
+        """Write the selected proposal into the card table (atomic; the live watcher
+        reloads it). Returns the status text."""
+        assert self.result is not None and self.game is not None
+        p = self.result.proposal(int(self.choice.value))
+        try:
+            _, _, rules = apply_changes(
+                self.game, self.cards, dict(p.changes), base_values(p.changes, self.result.space)
+            )
+        except (ValueError, OSError) as exc:
+            status = f"未应用：{exc}"
+        else:
+            note = f"；规则改动需在 Rules(...) 中设置：{'; '.join(rules)}" if rules else ""
+            status = f"方案 {p.number} 已写入 {self.cards.name}{note}"
+        self.applied.value = status
+        return status

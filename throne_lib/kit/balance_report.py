@@ -1,0 +1,179 @@
+"""Output of the balance search: the text report, the Parquet frame, applying a proposal.
+
+See :mod:`throne_lib.kit.balance` for the search itself and ``docs/balance.md`` for how
+to read the report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from throne_lib.carddiff import Sheet, write_atomic
+from throne_lib.kit.balance import (
+    FIRST,
+    BalanceGame,
+    BalanceResult,
+    Changes,
+    GroupRate,
+    Measure,
+    apply_card_changes,
+    base_values,
+)
+
+
+def _pct(r: GroupRate) -> str:
+    if math.isnan(r.win_rate):
+        return "   -"
+    return f"{100 * r.win_rate:5.1f}% [{100 * r.ci_low:4.1f}, {100 * r.ci_high:4.1f}]"
+
+
+def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> str:
+    """The readable report: targets, budget, then each proposal's diff, rules changes and
+    before/after win rates (holdout, 95% intervals)."""
+    t, b = res.targets, res.budget
+    names = names or {}
+    lines = [
+        "== balance suggestions ==",
+        f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%, "
+        f"first seat ≤ {100 * t.first_seat_max:.0f}%"
+        + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else ""),
+        f"budget: population {b.population}, generations {b.generations}, "
+        f"{b.blocks} search blocks, {b.holdout_blocks} holdout blocks, ≤ {b.max_changes} changes; "
+        f"seed {res.seed}",
+        f"search space: {len(res.space)} knobs; matches played: {res.matches_played}",
+        f"unchanged table: imbalance {res.before_search:.3f} on the search blocks, "
+        f"{res.before.imbalance:.3f} on the holdout blocks "
+        f"(first seat {_pct(res.before.rates[FIRST])})",
+        f"Pareto set of the search: {len(res.front)} candidates; shown: {len(res.proposals)}",
+    ]
+    if not res.proposals:
+        lines.append("no proposal improved on the unchanged table")
+    for p in res.proposals:
+        lines += [
+            "",
+            f"== proposal {p.number}: {p.n_changes} change(s), size {p.size:g}, "
+            f"imbalance search {p.search_imbalance:.3f} -> holdout {p.after.imbalance:.3f}"
+            f" (before {res.before.imbalance:.3f}); targets met on holdout: "
+            f"{'yes' if p.after.meets else 'no'} ==",
+            p.diff_text,
+        ]
+        for name, old, new in p.rules_changes:
+            lines.append(f"rules: {name} {old} -> {new}")
+        lines.append(f"{'before (holdout)':<26}{'after (holdout)':<26}on target  group")
+        lo, hi = res.targets.band
+        for g in [*res.groups, FIRST]:
+            a = p.after.rates[g].win_rate
+            if g == FIRST:
+                label, ok = "first seat", a <= res.targets.first_seat_max
+            else:
+                label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a <= hi
+            before = _pct(res.before.rates[g])
+            lines.append(
+                f"{before:<26}{_pct(p.after.rates[g]):<26}{'yes' if ok else 'NO':<11}{label}"
+            )
+        if res.targets.length is not None:
+            lines.append(
+                f"{res.before.mean_length:<26.1f}{p.after.mean_length:<26.1f}{'':<11}mean length"
+            )
+    return "\n".join(lines)
+
+
+def result_frame(res: BalanceResult) -> pd.DataFrame:
+    """One row per (proposal, group): proposal 0 is the unchanged table. Proposal-level
+    columns repeat on each of its rows (the changes as JSON, the diff, the rules)."""
+    rows: list[dict[str, Any]] = []
+    entries: list[tuple[int, Changes, str, str, Measure, float, float]] = [
+        (0, (), "", "", res.before, res.before_search, 0.0)
+    ]
+    for p in res.proposals:
+        rules = "; ".join(f"{n} {o} -> {v}" for n, o, v in p.rules_changes)
+        entries.append(
+            (p.number, p.changes, p.diff_text, rules, p.after, p.search_imbalance, p.size)
+        )
+    for number, changes, diff, rules, m, search_imb, size in entries:
+        for g, r in m.rates.items():
+            before = res.before.rates[g]
+            rows.append(
+                {
+                    "proposal": number,
+                    "changes": len(changes),
+                    "size": size,
+                    "changes_json": json.dumps(dict(changes), ensure_ascii=False),
+                    "base_json": json.dumps(base_values(changes, res.space), ensure_ascii=False),
+                    "diff": diff,
+                    "rules": rules,
+                    "search_imbalance": search_imb,
+                    "holdout_imbalance": m.imbalance,
+                    "meets": m.meets,
+                    "mean_length": m.mean_length,
+                    "group": g,
+                    "matches": r.matches,
+                    "before": before.win_rate,
+                    "before_low": before.ci_low,
+                    "before_high": before.ci_high,
+                    "after": r.win_rate,
+                    "after_low": r.ci_low,
+                    "after_high": r.ci_high,
+                    "seed": res.seed,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def save_result(res: BalanceResult, path: str | Path) -> Path:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.name}.tmp")
+    result_frame(res).to_parquet(tmp, engine="pyarrow", index=False)
+    tmp.replace(p)
+    return p
+
+
+def proposal_changes(frame: pd.DataFrame, number: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The changes of proposal ``number`` in a saved result frame, and the values
+    they were made from."""
+    rows = frame[frame["proposal"] == number]
+    if number < 1 or rows.empty:
+        have = sorted(int(n) for n in frame["proposal"].unique() if n > 0)
+        raise ValueError(f"no proposal {number} in the results; there are {have}")
+    new: dict[str, int] = json.loads(rows["changes_json"].iloc[0])
+    old: dict[str, int] = json.loads(rows["base_json"].iloc[0])
+    return new, old
+
+
+def apply_changes(
+    game: BalanceGame, path: str | Path, changes: Mapping[str, int], base: Mapping[str, int]
+) -> tuple[str, str, list[str]]:
+    """Write the card changes into the table at ``path`` atomically (the live watcher
+    sees the new file in one step). ``base`` gives each knob's value the proposal was
+    made from: a card whose field no longer has that value is an error (the table moved
+    on since the run), and nothing is written. Returns (old text, new text, the rules
+    changes that a card table cannot hold, as text for the designer)."""
+    p = Path(path)
+    old = p.read_text(encoding="utf-8")
+    sheet = Sheet.parse(old)
+    records = {r["id"].strip(): r for r in sheet.records() if r.get("id", "").strip()}
+    card: list[tuple[str, str, int]] = []
+    rules: list[str] = []
+    for key, value in sorted(changes.items()):
+        head, name = key.split(".", 1)
+        if head == "rules":
+            rules.append(f"{name} {base.get(key)} -> {value}")
+            continue
+        if head not in records:
+            raise ValueError(f"{p.name}: card {head!r} is gone since the balance run")
+        now = game.get_field(records[head], name)
+        if key in base and now != base[key]:
+            raise ValueError(
+                f"{p.name}: {head}.{name} is {now} now, the proposal was made from {base[key]}"
+            )
+        card.append((head, name, value))
+    new = apply_card_changes(game, old, card)
+    write_atomic(p, new)
+    return old, new, rules
