@@ -31,4 +31,5 @@ def test_castle_balance_from_home(voila_server: Any, page: Page, artifacts_dir: 
     page.get_by_role("button", name="运行新模拟").click()
     expect(page.get_by_text("完成：10 局")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     expect(page.get_by_text("新模拟（种子自 10000 起）")).to_be_visible()
+    expect(page.locator("table").first).to_contain_text("n=2")
     page.screenshot(path=str(artifacts_dir / "castle_balance_sweep.png"))

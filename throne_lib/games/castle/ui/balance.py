@@ -153,9 +153,9 @@ class BalancePanel:
             if self.df.empty:
                 return
             display(HTML("<h3>身份胜率（95% Wilson 区间，n = 席位数）</h3>"))
-            display(role_grid(self.df))
+            display(HTML(role_grid(self.df).to_html()))
             display(HTML("<h3>英雄胜率（全部人数合计）</h3>"))
-            display(hero_grid(self.df))
+            display(HTML(hero_grid(self.df).to_html(index=False)))
 
     def run(self) -> pd.DataFrame:
         players = sorted(self.players.value)
