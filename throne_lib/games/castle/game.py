@@ -76,6 +76,13 @@ GAME = Game(
             "圆桌对战：隐藏身份，与 AI 在 3–8 人局中一决胜负。",
             "Hidden roles at a round table: play one seat against the AI.",
         ),
+        Dashboard(
+            "castle_balance.ipynb",
+            "城堡之心 · 平衡分析",
+            "Heart of the Castle · balance",
+            "4–8 人局各身份与英雄的胜率（95% 区间），可重新模拟。",
+            "Role and hero win rates for 4–8 players with 95% intervals; run a new sweep.",
+        ),
     ),
     rulebook="RULES-CASTLE.md",
     sim_hooks="throne_lib.games.castle.sim:HOOKS",
