@@ -222,6 +222,13 @@ def _next_turn(s: State) -> None:
     living = set(s.living())
     if not living:
         return
+    if s.rules.max_rounds is not None and s.turn_no > s.rules.max_rounds * s.n:
+        # CH-TURN-11 as a count of turns too: position swaps (跳跃) can keep the 城主 from
+        # ever starting a turn, and a round only advances at the 城主's turn.
+        from throne_lib.games.castle.death import end_game
+
+        end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局")
+        return
     for k in range(1, s.n + 1):
         position = (s.turn_pos + k) % s.n
         seat = s.pos.index(position)
