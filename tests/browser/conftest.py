@@ -130,16 +130,19 @@ class _VoilaServer:
 @pytest.fixture(scope="session")
 def voila_url() -> Iterator[Callable[[str], str]]:
     """Factory: voila_url("notebooks/play.ipynb") -> "http://127.0.0.1:PORT/"."""
-    servers: dict[str, _VoilaServer] = {}
+    # One server per notebook *and* card table: a test that points THRONE_CARDS at a copy
+    # must never reach a server started earlier on the real cards.csv (it would edit it).
+    servers: dict[tuple[str, str | None], _VoilaServer] = {}
 
     def start(notebook: str) -> str:
         if not (ROOT / notebook).is_file():
             pytest.fail(f"no notebook at {ROOT / notebook}")
-        if notebook not in servers:
+        key = (notebook, os.environ.get("THRONE_CARDS"))
+        if key not in servers:
             server = _VoilaServer(notebook)
-            servers[notebook] = server
+            servers[key] = server
             server.wait_ready()
-        return servers[notebook].url
+        return servers[key].url
 
     try:
         yield start
