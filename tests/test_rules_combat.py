@@ -337,7 +337,7 @@ def test_a_picked_captain_acts_at_once_R_UNIT_3(scenario: ScenarioFn) -> None:
     m = scenario(
         "round 3\n"
         + HEAD
-        + "unit f2 blue archery_range offer=shield_captain,banner_captain\nunit f5 red wolf hp=1/2"
+        + "unit f2 blue archery_range offer=guard_captain,banner_captain\nunit f5 red wolf hp=1/2"
     )
     m.apply("captain f2")
     assert m.phase == "captain"
