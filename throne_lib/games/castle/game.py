@@ -3,7 +3,8 @@
 Imported on ``import throne_lib.games.castle``; it loads no UI library. A setup per seat
 is just a name (the identities are dealt by the match RNG, CH-SETUP-4), so
 ``default_setups(n)`` is ``["seat0", …]``. Options: ``rules`` (a :class:`CastleRules`)
-and ``cards`` (a :class:`CastleCards`, default ``cards-castle.csv``).
+and ``cards`` (a :class:`CastleCards`, default ``cards-castle.csv``) or ``cards_csv``
+(the table's text, as a log header carries a table other than the repository's).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
+    from throne_lib.games.castle.cards import parse_castle_cards
     from throne_lib.games.castle.match import CastleMatch, rules_from
 
+    cards = options.get("cards")
+    if cards is None and options.get("cards_csv") is not None:  # a log's own table
+        cards = parse_castle_cards(str(options["cards_csv"]), "cards_csv (log header)")
     return CastleMatch(
-        players=len(setups),
-        seed=seed,
-        rules=rules_from(options.get("rules")),
-        cards=options.get("cards"),
+        players=len(setups), seed=seed, rules=rules_from(options.get("rules")), cards=cards
     )
 
 
@@ -75,6 +77,13 @@ GAME = Game(
             "Heart of the Castle",
             "圆桌对战：隐藏身份，与 AI 在 3–8 人局中一决胜负。",
             "Hidden roles at a round table: play one seat against the AI.",
+        ),
+        Dashboard(
+            "castle_replay.ipynb",
+            "城堡之心 · 复盘",
+            "Heart of the Castle · replay",
+            "逐步回看对局记录：选择座位视角，或全部公开。",
+            "Step through a match log from any seat's view, or with everything revealed.",
         ),
         Dashboard(
             "castle_balance.ipynb",

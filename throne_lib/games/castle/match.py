@@ -10,7 +10,7 @@ from typing import Any
 
 from throne_lib.games.castle import command, death, magic, play, setup, skills, turn  # noqa: F401
 from throne_lib.games.castle.actions import Act
-from throne_lib.games.castle.cards import CastleCards, load_castle_cards
+from throne_lib.games.castle.cards import CardTableError, CastleCards, load_castle_cards
 from throne_lib.games.castle.core import PROMPTS, run
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.rules import CastleRules
@@ -25,6 +25,16 @@ def default_cards() -> CastleCards:
     if _DEFAULT_CARDS is None:
         _DEFAULT_CARDS = load_castle_cards()
     return _DEFAULT_CARDS
+
+
+def _is_default(cards: CastleCards) -> bool:
+    """``cards`` is the repository's table (a broken file on disk counts as another)."""
+    if cards is _DEFAULT_CARDS:
+        return True
+    try:
+        return cards.hash == default_cards().hash
+    except CardTableError:
+        return False
 
 
 class CastleMatch:
@@ -51,6 +61,8 @@ class CastleMatch:
         self.seed = state.seed
         self.setups = [f"seat{i}" for i in range(state.n)]
         self.options: dict[str, Any] = {"rules": rules_overrides(state.rules)}
+        if not _is_default(state.cards):  # a log must rebuild the match with its table
+            self.options["cards_csv"] = state.cards.source
         self._legal: list[Act] = []
         self._legal_set: set[Act] = set()
         self._legal_for: object = None

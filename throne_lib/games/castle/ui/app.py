@@ -5,14 +5,25 @@ A human plays one seat against scripted AIs. Everything offered comes from
 on the table, click one (or a button) to act; answers (the 剑 defence, rescues, counters
 …) appear as buttons when asked. The widget reads only ``observation(seat)`` of the
 human seat while the game runs (CH-UI-2); after the end a toggle reveals everything
-(CH-UI-5). Testable without a browser: call ``select``, ``click_seat``, ``press``.
+(CH-UI-5) and 复盘 opens the replay viewer on the match (``ui/replay.py``).
+
+With a ``watcher`` (:class:`~throne_lib.games.castle.live.CastleTableWatcher`) the app
+follows ``cards-castle.csv``: a broken row is listed (file, row, column, what was
+expected) while the last valid table stays in force; a valid new table is the one the
+next match (新对局) uses. The running match keeps the table it started with (its 140
+cards are dealt: CH-DECK-8). With ``log_dir`` every match is written there as a kit
+log (``castle-….jsonl``, the table embedded when it is not the repository's).
+Testable without a browser: call ``select``, ``click_seat``, ``press``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
@@ -20,11 +31,14 @@ from ipycanvas import Canvas, hold_canvas
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.agents import ScriptedAgent
-from throne_lib.games.castle.match import CastleMatch
+from throne_lib.games.castle.cards import CastleCards
+from throne_lib.games.castle.live import CastleTableWatcher, TableUpdate
+from throne_lib.games.castle.match import CastleMatch, default_cards
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.skills import SKILL_ZH
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
+from throne_lib.kit.log import AgentInfo, MatchRecorder
 
 PROMPT_ZH = {
     "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
@@ -66,9 +80,17 @@ def target_seats(obs: dict[str, Any], act: Act) -> set[int]:
 class CastleApp:
     def __init__(
         self, players: int = 4, seed: int = 1, human: int | None = None, tempo: float = 0.6,
-        max_rounds: int | None = 60,
+        max_rounds: int | None = 60, watcher: CastleTableWatcher | None = None,
+        cards: CastleCards | None = None, log_dir: str | Path | None = None,
     ) -> None:  # fmt: skip
         self.tempo = tempo
+        self.watcher = watcher
+        self.cards = cards or (watcher.db if watcher is not None else default_cards())
+        self.log_dir = Path(log_dir) if log_dir is not None else None
+        self.recorder: MatchRecorder | None = None
+        self.log_path: Path | None = None
+        self.table_panel = W.HTML()  # the live card table: errors and reloads
+        self.table_panel.add_class("castle-table-panel")
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
         self.canvas.on_client_ready(self._client_ready)
@@ -78,6 +100,10 @@ class CastleApp:
         self.log = W.HTML(layout=W.Layout(height="260px", overflow="auto", width="360px"))
         self.reveal = W.ToggleButton(description="显示全部身份", disabled=True)
         self.reveal.observe(lambda _: self.refresh(), names="value")
+        self.replay_btn = W.Button(description="复盘", icon="history", disabled=True)
+        self.replay_btn.on_click(lambda _: self.open_replay())
+        self.replay_box = W.VBox()
+        self.replay: Any = None
         self.players_w = W.Dropdown(options=list(range(3, 9)), value=players, description="人数")
         self.seed_w = W.IntText(value=seed, description="种子", layout=W.Layout(width="160px"))
         self.rounds_w = W.IntText(
@@ -91,18 +117,23 @@ class CastleApp:
             (self.status, "castle-status"), (self.buttons, "castle-actions"),
             (self.hand, "castle-hand"), (self.log, "castle-log"), (self.canvas, "castle-table"),
             (self.rounds_w, "castle-rounds"), (self.tempo_w, "castle-tempo"), (new, "castle-new"),
-            (self.reveal, "castle-reveal"),
+            (self.reveal, "castle-reveal"), (self.replay_btn, "castle-replay-btn"),
         ):  # fmt: skip
             widget.add_class(css)
         self.widget = W.VBox(
-            [settings, self.status, W.HBox([self.canvas, W.VBox([self.buttons, self.log])]),
-             self.hand, self.reveal],
+            [self.table_panel, settings, self.status,
+             W.HBox([self.canvas, W.VBox([self.buttons, self.log])]), self.hand,
+             W.HBox([self.reveal, self.replay_btn]), self.replay_box],
         )  # fmt: skip
         self.selected: str | None = None
         self.focus: int | None = None
         self._task: asyncio.Task[None] | None = None
         self.human_choice = human
         self.new_match()
+        if watcher is not None:
+            watcher.subscribe(self.on_table)
+            if watcher.errors:
+                self.on_table(TableUpdate(watcher.db, tuple(watcher.errors), False))
 
     def _client_ready(self) -> None:
         """A view appeared (the page loaded): draw again. ipycanvas' shared manager only
@@ -116,15 +147,77 @@ class CastleApp:
         rounds = self.rounds_w.value or None
         rules = CastleRules(max_rounds=rounds)
         n = int(self.players_w.value)
-        self.match = CastleMatch(players=n, seed=int(self.seed_w.value), rules=rules)
-        self.human = self.human_choice if self.human_choice is not None else 0
+        self.match = CastleMatch(
+            players=n, seed=int(self.seed_w.value), rules=rules, cards=self.cards
+        )
+        if self.watcher is not None:  # a live file may change: the log carries the table
+            self.match.options["cards_csv"] = self.cards.source
+        self._record()
+        self.human = self.human_seat()
         self.agents = [ScriptedAgent(int(self.seed_w.value), s) for s in range(n)]
         self.selected, self.focus = None, None
         self.reveal.value = False
         self.reveal.disabled = True
+        self.replay_btn.disabled = True
+        self.replay_box.children = []
+        self.replay = None
         self.tempo = float(self.tempo_w.value)
         self.refresh()
         self.schedule_ai()
+
+    def _record(self) -> None:
+        """Write the new match's log to ``log_dir`` as it is played (a log that cannot
+        be written leaves the match unrecorded, never stopped)."""
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+        self.log_path = None
+        if self.log_dir is None:
+            return
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+        path = self.log_dir / f"castle-{stamp}-seed{self.match.seed}.jsonl"
+        agents = [AgentInfo("human" if s == self.human_seat() else "scripted", int(self.seed_w.value))
+                  for s in range(self.match.num_seats)]  # fmt: skip
+        try:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            self.recorder = MatchRecorder(self.match, path, agents)
+        except OSError:
+            self.recorder = None
+        self.log_path = path if self.recorder is not None else None
+
+    def human_seat(self) -> int:
+        return self.human_choice if self.human_choice is not None else 0
+
+    def _apply(self, act: Act) -> None:
+        """Every action goes through here: the match, and its log when recorded."""
+        if self.recorder is not None:
+            self.recorder.apply(act)
+        else:
+            self.match.apply(act)
+
+    # --- the live card table ------------------------------------------------------------
+    def on_table(self, update: TableUpdate) -> None:
+        """A broken table: the last valid one stays in force, every problem listed. A
+        valid new one: the next match uses it; the running match keeps its own."""
+        name = html.escape(self.watcher.path.name if self.watcher else "cards-castle.csv")
+        if update.errors:
+            items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in update.errors)
+            self.table_panel.value = (
+                "<div style='border:1px solid #e0b4b4;background:#fff6f6;color:#9f3a38;"
+                f"padding:6px 10px'><b>{name} 有错误，仍使用上一个有效版本"
+                f"（{html.escape(self.cards.hash[:8])}），当前对局不受影响：</b>"
+                f"<ul style='margin:4px 0'>{items}</ul></div>"
+            )
+            return
+        if not update.changed:
+            self.table_panel.value = ""
+            return
+        self.cards = update.db
+        running = "" if self.match.is_over else "；当前对局继续使用开局时的卡牌表"
+        self.table_panel.value = (
+            f"<div style='color:#1e8449;padding:4px 0'>{name} 已重新载入"
+            f"（{html.escape(update.db.hash[:8])}）：点击「新对局」使用新表{running}。</div>"
+        )
 
     def obs(self) -> dict[str, Any]:
         if self.match.is_over and self.reveal.value:
@@ -170,7 +263,7 @@ class CastleApp:
     def press(self, act: Act) -> None:
         if not self.my_turn() or act not in self.match.legal_actions():
             return
-        self.match.apply(act)
+        self._apply(act)
         self.selected, self.focus = None, None
         self.refresh()
         self.schedule_ai()
@@ -180,7 +273,7 @@ class CastleApp:
         m = self.match
         if m.is_over or m.current_seat == self.human:
             return False
-        m.apply(self.agents[m.current_seat].choose(m))
+        self._apply(self.agents[m.current_seat].choose(m))
         return True
 
     def run_ai(self) -> None:
@@ -228,6 +321,7 @@ class CastleApp:
             word = "胜利" if res > 0 else ("平局" if res == 0 else "失败")
             turn = f"游戏结束：你{word}（{m.state.end_rule}）"
             self.reveal.disabled = False
+            self.replay_btn.disabled = False
         elif self.my_turn():
             turn = "轮到你：" + PROMPT_ZH.get(m.prompt_kind, m.prompt_kind)
         else:
@@ -267,6 +361,16 @@ class CastleApp:
         self.buttons.children = rows
         lines = obs["log"][-40:]
         self.log.value = "<br>".join(lines[::-1])
+
+    def open_replay(self) -> None:
+        """After the end: the replay viewer on this match, from the human seat's view
+        (its 视角 menu offers every seat and 全部公开)."""
+        if not self.match.is_over:
+            return
+        from throne_lib.games.castle.ui.replay import CastleReplay, match_log
+
+        self.replay = CastleReplay(match_log(self.match), seat=self.human)
+        self.replay_box.children = [self.replay.widget]
 
     def _chooser(self, key: str) -> Callable[[Any], None]:
         return lambda _b: self.select(key)
