@@ -1,0 +1,437 @@
+"""The 城堡之心 replay viewer: step through a match log (the kit's JSONL format).
+
+``CastleReplay(log)`` checks the log as ``throne replay --check`` does (hashes and events
+of every action, :func:`throne_lib.kit.log.iter_replay`), keeps the position after every
+action and shows it on the round table of the play dashboard (``ui/table.py``):
+
+- step first / back / forward / last, a slider, play and pause at a chosen speed;
+- jump to a turn (a hero's turn, CH-TURN) or step turn by turn;
+- the seat whose view is shown: that seat's ``observation(seat)`` only — its own
+  identity and hand, the 城主 and revealed identities, its own 战报 lines (another seat's
+  drawn cards stay a count) — or 全部公开, the reviewer's view (``reveal_all()``,
+  CH-UI-5) with every identity, hand and private line;
+- the 战报 around the step, the current step highlighted.
+
+Everything drawn comes from the view dict (:meth:`CastleReplay.view`), so a seat's view
+shows exactly what that seat could see at that point of the match. ``StepControls`` is
+the game-agnostic part (navigation and play/pause over N steps).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+from ipycanvas import Canvas, hold_canvas
+
+from throne_lib.games.castle.match import CastleMatch
+from throne_lib.games.castle.ui.table import H, draw_table
+from throne_lib.games.castle.ui.table import W as WIDTH
+from throne_lib.kit.log import LogError, LogFile, iter_replay, log_lines, parse_log, read_log
+
+SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
+LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
+REVEAL = -1  # the view choice "全部公开"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The position after action ``index`` of the log (0: after the setup); the events
+    of that action are ``match.state.log[log_from:]``."""
+
+    index: int
+    action: str
+    round: int
+    turn_no: int
+    turn_seat: int
+    match: CastleMatch
+    log_from: int
+
+
+def load_steps(log: LogFile) -> list[Step]:
+    """Replay a castle log (checking every hash and event) and keep every position."""
+    if log.game != "castle":
+        raise LogError(log.path, 1, f"a {log.game} log, not a 城堡之心 (castle) log")
+    steps: list[Step] = []
+    before = 0
+    for rec, match in iter_replay(log, check=True):
+        m: CastleMatch = match
+        s = m.state
+        steps.append(
+            Step(
+                rec.i if rec else 0,
+                rec.action if rec else "开局",
+                s.round,
+                s.turn_no,
+                s.turn_seat,
+                m.copy(),
+                before if rec else 0,
+            )
+        )
+        before = len(s.log)
+    return steps
+
+
+def match_log(match: CastleMatch) -> LogFile:
+    """The log of a match played here (in memory), e.g. to review it after the end."""
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in log_lines(match))
+    return parse_log(text, "本局")
+
+
+class StepControls:
+    """Navigation over ``count`` steps (game-agnostic): first / back / forward / last,
+    a slider and play/pause; ``on_show(index)`` draws a step."""
+
+    def __init__(self, count: int, on_show: Callable[[int], None]) -> None:
+        self.count = count
+        self.on_show = on_show
+        self.index = 0
+        self._task: asyncio.Task[None] | None = None
+        last = count - 1
+        self.slider = W.IntSlider(
+            0, min=0, max=max(0, last), description="步", continuous_update=False,
+            layout=W.Layout(width="380px"),
+        )  # fmt: skip
+        self.slider.observe(lambda ch: self._show(int(ch["new"])), names="value")
+        self.buttons = {
+            k: W.Button(description=k, layout=W.Layout(width="70px"))
+            for k in ("« 首", "◀ 上一步", "下一步 ▶", "末 »")
+        }
+        self.buttons["« 首"].on_click(lambda _: self.go(0))
+        self.buttons["◀ 上一步"].on_click(lambda _: self.go(self.index - 1))
+        self.buttons["下一步 ▶"].on_click(lambda _: self.go(self.index + 1))
+        self.buttons["末 »"].on_click(lambda _: self.go(self.count - 1))
+        for key, css in zip(self.buttons, ("first", "back", "forward", "last"), strict=True):
+            self.buttons[key].add_class(f"replay-{css}")
+        self.play = W.ToggleButton(description="▶ 播放", layout=W.Layout(width="90px"))
+        self.play.observe(self._on_play, names="value")
+        self.speed = W.Dropdown(
+            options=list(SPEEDS), value="标准 1×", layout=W.Layout(width="110px")
+        )
+        self.widget = W.HBox([*self.buttons.values(), self.slider, self.play, self.speed])
+
+    def go(self, index: int) -> None:
+        index = max(0, min(self.count - 1, index))
+        if index == self.slider.value:
+            self._show(index)  # the slider does not fire for the same value
+        else:
+            self.slider.value = index
+
+    def _show(self, index: int) -> None:
+        self.index = index
+        self.on_show(index)
+
+    def _on_play(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self.play.description = "⏸ 暂停"
+            if self.index >= self.count - 1:
+                self.go(0)
+            self._task = asyncio.ensure_future(self._run())
+        else:
+            self.play.description = "▶ 播放"
+            if self._task is not None:
+                self._task.cancel()
+                self._task = None
+
+    async def _run(self) -> None:
+        try:
+            while self.play.value and self.index < self.count - 1:
+                await asyncio.sleep(SPEEDS[self.speed.value])
+                self.go(self.index + 1)
+        finally:
+            self.play.value = False
+
+
+class CastleReplay:
+    """A castle match log, step by step, from one seat's view or all revealed."""
+
+    def __init__(self, log: LogFile | str | Path, seat: int = 0, reveal: bool = False) -> None:
+        self.logfile = log if isinstance(log, LogFile) else read_log(log)
+        self.steps = load_steps(self.logfile)
+        last = self.steps[-1].match
+        self.cards = last.state.cards
+        self.num_seats = last.num_seats
+        self._log_cache: dict[int, list[str]] = {}
+        self._said: dict[int, str] = {}
+        self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
+        self.canvas.on_client_ready(self._client_ready)
+        self.controls = StepControls(len(self.steps), self.show)
+        self.turns = self._turn_starts()
+        self.turn_pick = W.Dropdown(
+            options=[(self._turn_label(i), i) for i in self.turns], description="回合",
+            layout=W.Layout(width="300px"),
+        )  # fmt: skip
+        self._syncing = False
+        self.turn_pick.observe(self._on_turn_pick, names="value")
+        prev_turn = W.Button(description="◀ 上一回合", layout=W.Layout(width="96px"))
+        next_turn = W.Button(description="下一回合 ▶", layout=W.Layout(width="96px"))
+        prev_turn.on_click(lambda _: self.step_turn(-1))
+        next_turn.on_click(lambda _: self.step_turn(+1))
+        self.seat_pick = W.Dropdown(
+            options=self._seat_options(), value=REVEAL if reveal else seat, description="视角",
+            layout=W.Layout(width="300px"),
+        )  # fmt: skip
+        self.seat_pick.observe(lambda _: self.show(self.index), names="value")
+        self.title = W.HTML()
+        self.hands = W.HTML(layout=W.Layout(width=f"{WIDTH}px"))
+        self.log_html = W.HTML(layout=W.Layout(width="400px", height=f"{H}px", overflow="auto"))
+        for widget, css in (
+            (self.title, "replay-title"), (self.turn_pick, "replay-turn"),
+            (self.seat_pick, "replay-seat"), (self.hands, "replay-hands"),
+            (self.log_html, "replay-log"), (self.canvas, "replay-table"),
+            (prev_turn, "replay-prev-turn"), (next_turn, "replay-next-turn"),
+        ):  # fmt: skip
+            widget.add_class(css)
+        self.widget = W.VBox(
+            [
+                self.title,
+                self.controls.widget,
+                W.HBox([self.seat_pick, self.turn_pick, prev_turn, next_turn]),
+                W.HBox([W.VBox([self.canvas, self.hands]), self.log_html]),
+            ]
+        )
+        self.widget.add_class("castle-replay")
+        self.show(0)
+
+    # --- navigation ----------------------------------------------------------------------
+    @property
+    def index(self) -> int:
+        return self.controls.index
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose view is shown (None: 全部公开)."""
+        v = int(self.seat_pick.value)
+        return None if v == REVEAL else v
+
+    def go(self, index: int) -> None:
+        self.controls.go(index)
+
+    def _turn_starts(self) -> list[int]:
+        """The first step of every turn (a new ``turn_no``), after the setup step."""
+        out: list[int] = []
+        seen = None
+        for s in self.steps:
+            if s.turn_no and s.turn_no != seen:
+                out.append(s.index)
+                seen = s.turn_no
+        return out or [0]
+
+    def _turn_label(self, index: int) -> str:
+        s = self.steps[index]
+        if not s.turn_no:
+            return "开局"
+        return f"第{s.turn_no}回合 · 第{s.round}轮 · {s.match.state.hero_name(s.turn_seat)}"
+
+    def _on_turn_pick(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self.go(int(change["new"]))
+
+    def jump_to_turn(self, turn_no: int) -> None:
+        """Land on the first step of turn ``turn_no`` (or the last turn there is)."""
+        for i in self.turns:
+            if self.steps[i].turn_no >= turn_no:
+                self.go(i)
+                return
+        self.go(self.turns[-1])
+
+    def step_turn(self, delta: int) -> None:
+        """To the start of the next (``+1``) or previous (``-1``) turn."""
+        if delta > 0:
+            later = [i for i in self.turns if i > self.index]
+            self.go(later[0] if later else len(self.steps) - 1)
+        else:
+            earlier = [i for i in self.turns if i < self.index]
+            self.go(earlier[-1] if earlier else 0)
+
+    def _seat_options(self) -> list[tuple[str, int]]:
+        final = self.steps[-1].match.state
+        opts = [(f"座位{p.seat} · {final.hero_name(p.seat)}", p.seat) for p in final.players]
+        return [*opts, ("全部公开（复盘者视角）", REVEAL)]
+
+    # --- what is shown ---------------------------------------------------------------------
+    def view(self, index: int | None = None) -> dict[str, Any]:
+        """The view dict of a step: ``observation(seat)``, or everything (全部公开)."""
+        m = self.steps[self.index if index is None else index].match
+        seat = self.seat
+        if seat is None:
+            return m.reveal_all() | {"seat": None}
+        return m.observation(seat)
+
+    def _seat_log(self) -> list[str]:
+        """The viewer's 战报 lines of the whole match (the log only grows, so a step's
+        lines are a slice; the last step's view holds them all)."""
+        key = REVEAL if self.seat is None else int(self.seat)
+        if key not in self._log_cache:
+            self._log_cache[key] = list(self.view(len(self.steps) - 1)["log"])
+        return self._log_cache[key]
+
+    def actor(self, index: int) -> int:
+        """The seat that took the action of step ``index`` (-1: the setup)."""
+        return self.steps[index - 1].match.current_seat if index > 0 else -1
+
+    def said(self, index: int) -> str:
+        """The action of step ``index`` in Chinese (as the play dashboard's buttons say).
+        A seat's view names only its own decisions: another seat's answer can tell what
+        it holds or is (a neutral's 保持 declaration, a declined rescue), so it shows
+        only the 战报 lines the viewer reads."""
+        if index == 0:
+            return "开局"
+        seat = self.seat
+        if seat is not None and self.actor(index) != seat:
+            lines = self.step_lines(index)
+            return lines[0] if lines else "（其他座位的决定，不公开）"
+        if index not in self._said:
+            before = self.steps[index - 1].match
+            try:
+                self._said[index] = before.describe(before.parse(self.steps[index].action))
+            except (ValueError, KeyError, IndexError):
+                self._said[index] = self.steps[index].action
+        return self._said[index]
+
+    def step_lines(self, index: int) -> list[str]:
+        """The viewer's lines of the events of step ``index``."""
+        s = self.steps[index]
+        end = self.steps[index + 1].log_from if index + 1 < len(self.steps) else None
+        return self._seat_log()[s.log_from : end]
+
+    def title_html(self, index: int) -> str:
+        s, obs = self.steps[index], self.view(index)
+        where = f"第{s.round}轮 · 第{s.turn_no}回合" if s.turn_no else "准备阶段"
+        if index > 0 and self.seat in (None, self.actor(index)):  # who answered is private
+            where += f" · {html.escape(s.match.state.hero_name(self.actor(index)))}行动"
+        said = self.said(index)
+        end = ""
+        if index == len(self.steps) - 1 and s.match.is_over:
+            res = obs.get("end_rule") or s.match.state.end_rule
+            end = f" · 游戏结束（{html.escape(str(res))}）"
+        who = "全部公开（复盘者视角）" if self.seat is None else f"座位{self.seat}的视角"
+        return (
+            f"<b>{html.escape(self.logfile.path)}</b> · {where} · 步 {s.index}/{len(self.steps) - 1}"
+            f" · <span class='replay-said'>{html.escape(said)}</span>{end} · {who}"
+        )
+
+    def hands_html(self, obs: dict[str, Any]) -> str:
+        """The identities and hands the view knows: its own (a seat), or all (全部公开)."""
+        rows = []
+        for p in obs["players"]:
+            hand = p.get("hand")
+            if hand is None and p["seat"] == obs["seat"]:
+                hand = obs["hand"]
+            if hand is None:
+                continue
+            names = "、".join(self.cards[c].name for c in hand) or "（无手牌）"
+            rows.append(
+                f"<div><b>座位{p['seat']} {html.escape(p['hero_name'] or '')}</b>"
+                f"（{html.escape(p['role_zh'])}）：{html.escape(names)}</div>"
+            )
+        return "<div style='font-size:13px'>手牌 · " + "".join(rows) + "</div>"
+
+    def log_html_of(self, index: int) -> str:
+        """The 战报 around the step (the viewer's lines), the current step highlighted."""
+        lo, hi = max(0, index - 10), min(len(self.steps), index + 11)
+        parts = []
+        for i in range(lo, hi):
+            lines = self.step_lines(i)
+            said = self.said(i)
+            body = "<br>".join(
+                html.escape(t) for t in ([said] if said not in lines else []) + lines
+            )
+            style = (
+                "background:#fff3c4;border-left:4px solid #d4a017;" if i == index else "color:#555;"
+            )
+            cls = " replay-current" if i == index else ""
+            parts.append(
+                f"<div class='replay-entry{cls}' style='{style}padding:2px 6px;margin:2px 0'>"
+                f"<b>#{i}</b> {body}</div>"
+            )
+        return "<div style='font-size:12px'>" + "".join(parts) + "</div>"
+
+    def show(self, index: int) -> None:
+        obs = self.view(index)
+        with hold_canvas():
+            draw_table(self.canvas, obs, self.cards)
+        self.title.value = self.title_html(index)
+        self.hands.value = self.hands_html(obs)
+        self.log_html.value = self.log_html_of(index)
+        current = max((i for i in self.turns if i <= index), default=self.turns[0])
+        if self.turn_pick.value != current:  # follow the step without jumping back
+            self._syncing = True
+            try:
+                self.turn_pick.value = current
+            finally:
+                self._syncing = False
+
+    def _client_ready(self) -> None:
+        """A view appeared: draw again (see CastleApp._client_ready)."""
+        self.canvas._canvas_manager._current_canvas = None
+        self.show(self.index)
+
+
+def castle_log_files(folder: Path = LOG_DIR) -> list[Path]:
+    """The castle logs in ``folder`` (header ``"game": "castle"``), newest first."""
+    out = []
+    for p in sorted(folder.glob("*.jsonl"), reverse=True):
+        try:
+            with p.open(encoding="utf-8") as f:
+                head = json.loads(f.readline() or "{}")
+        except (OSError, ValueError):
+            continue
+        if isinstance(head, dict) and head.get("game") == "castle":
+            out.append(p)
+    return out
+
+
+class CastleLogBrowser:
+    """Pick a castle log and review it (``notebooks/castle_replay.ipynb``); a bad log
+    shows its ``FILE:LINE`` error, never a traceback."""
+
+    def __init__(self, folder: Path = LOG_DIR, extra: Sequence[Path] = ()) -> None:
+        self.folder = folder
+        files = [*castle_log_files(folder), *extra]
+        self.picker = W.Dropdown(
+            options=[(p.name, str(p)) for p in files], description="对局记录",
+            layout=W.Layout(width="520px"),
+        )  # fmt: skip
+        self.path_box = W.Text(placeholder="或输入记录文件路径", layout=W.Layout(width="360px"))
+        open_button = W.Button(description="打开", button_style="primary")
+        open_button.on_click(
+            lambda _: self.open_log(self.path_box.value.strip() or str(self.picker.value))
+        )
+        open_button.add_class("replay-open")
+        self.error = W.HTML()
+        self.error.add_class("replay-error")
+        self.holder = W.VBox()
+        self.replay: CastleReplay | None = None
+        self.widget = W.VBox(
+            [W.HBox([self.picker, self.path_box, open_button]), self.error, self.holder]
+        )
+        if files:
+            self.open_log(str(files[0]))
+        else:
+            self.error.value = (
+                f"<i>{html.escape(str(folder))} 里还没有城堡之心的对局记录：先在对战页打一局，"
+                "或运行 <code>throne play --game castle --log logs/castle.jsonl</code>。</i>"
+            )
+
+    def open_log(self, path: str) -> None:
+        try:
+            self.replay = CastleReplay(path)
+        except LogError as exc:
+            self.error.value = (
+                f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
+            )
+            return
+        self.error.value = ""
+        self.holder.children = [self.replay.widget]
+
+
+def castle_replay(log: LogFile | str | Path, **kwargs: Any) -> W.VBox:
+    """The replay widget of a castle log."""
+    return CastleReplay(log, **kwargs).widget
