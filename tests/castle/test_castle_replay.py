@@ -95,7 +95,7 @@ def test_seat_view_is_that_seats_observation(played: CastleMatch, log_path: Path
     assert mine in r.hands.value
     hidden = [p for p in m.state.players if p.seat != 1 and not p.revealed and p.role != "lord"]
     assert hidden  # someone's identity is hidden from seat 1 at this point
-    assert all(f"座位{p.seat} " not in r.hands.value for p in hidden)
+    assert all(f"{p.seat}号座位 " not in r.hands.value for p in hidden)
     r.seat_pick.value = REVEAL
     assert r.view() == m.reveal_all() | {"seat": None}
     assert "全部公开" in r.title.value
@@ -186,3 +186,13 @@ def test_dashboard_replay_after_the_end(tmp_path: Path) -> None:
     r = CastleReplay(app.log_path)
     assert r.steps[-1].match.hash() == app.match.hash()
     assert match_log(app.match).records[-1].hash == app.match.hash()
+
+
+def test_browser_shows_a_demo_match_when_the_folder_has_no_castle_log(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    empty = CastleLogBrowser(folder=folder)
+    assert empty.replay is None and "还没有城堡之心的对局记录" in empty.error.value
+    browser = CastleLogBrowser(folder=folder, demo=True)
+    assert castle_log_files(folder) == [folder / "castle-demo-seed3.jsonl"]
+    assert browser.replay is not None and browser.replay.steps[-1].match.is_over
+    assert browser.picker.value == str(folder / "castle-demo-seed3.jsonl")

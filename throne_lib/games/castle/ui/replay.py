@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +34,20 @@ from ipycanvas import Canvas, hold_canvas
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.table import H, draw_table
 from throne_lib.games.castle.ui.table import W as WIDTH
-from throne_lib.kit.log import LogError, LogFile, iter_replay, log_lines, parse_log, read_log
+from throne_lib.kit.log import (
+    AgentInfo,
+    LogError,
+    LogFile,
+    iter_replay,
+    log_lines,
+    parse_log,
+    read_log,
+    write_log,
+)
 
 SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
+ENV_LOGS = "CASTLE_LOGS"  # overrides the folder the replay page lists
 REVEAL = -1  # the view choice "全部公开"
 
 
@@ -96,11 +107,11 @@ class StepControls:
         last = count - 1
         self.slider = W.IntSlider(
             0, min=0, max=max(0, last), description="步", continuous_update=False,
-            layout=W.Layout(width="380px"),
+            layout=W.Layout(width="340px"),
         )  # fmt: skip
         self.slider.observe(lambda ch: self._show(int(ch["new"])), names="value")
         self.buttons = {
-            k: W.Button(description=k, layout=W.Layout(width="70px"))
+            k: W.Button(description=k, layout=W.Layout(width="88px"))
             for k in ("« 首", "◀ 上一步", "下一步 ▶", "末 »")
         }
         self.buttons["« 首"].on_click(lambda _: self.go(0))
@@ -252,7 +263,7 @@ class CastleReplay:
 
     def _seat_options(self) -> list[tuple[str, int]]:
         final = self.steps[-1].match.state
-        opts = [(f"座位{p.seat} · {final.hero_name(p.seat)}", p.seat) for p in final.players]
+        opts = [(f"{p.seat}号座位 · {final.hero_name(p.seat)}", p.seat) for p in final.players]
         return [*opts, ("全部公开（复盘者视角）", REVEAL)]
 
     # --- what is shown ---------------------------------------------------------------------
@@ -311,7 +322,7 @@ class CastleReplay:
         if index == len(self.steps) - 1 and s.match.is_over:
             res = obs.get("end_rule") or s.match.state.end_rule
             end = f" · 游戏结束（{html.escape(str(res))}）"
-        who = "全部公开（复盘者视角）" if self.seat is None else f"座位{self.seat}的视角"
+        who = "全部公开（复盘者视角）" if self.seat is None else f"{self.seat}号座位的视角"
         return (
             f"<b>{html.escape(self.logfile.path)}</b> · {where} · 步 {s.index}/{len(self.steps) - 1}"
             f" · <span class='replay-said'>{html.escape(said)}</span>{end} · {who}"
@@ -328,14 +339,14 @@ class CastleReplay:
                 continue
             names = "、".join(self.cards[c].name for c in hand) or "（无手牌）"
             rows.append(
-                f"<div><b>座位{p['seat']} {html.escape(p['hero_name'] or '')}</b>"
+                f"<div class='replay-hand'><b>{p['seat']}号座位 {html.escape(p['hero_name'] or '')}</b>"
                 f"（{html.escape(p['role_zh'])}）：{html.escape(names)}</div>"
             )
         return "<div style='font-size:13px'>手牌 · " + "".join(rows) + "</div>"
 
     def log_html_of(self, index: int) -> str:
         """The 战报 around the step (the viewer's lines), the current step highlighted."""
-        lo, hi = max(0, index - 10), min(len(self.steps), index + 11)
+        lo, hi = max(0, index - 3), min(len(self.steps), index + 12)  # the step near the top
         parts = []
         for i in range(lo, hi):
             lines = self.step_lines(i)
@@ -374,6 +385,28 @@ class CastleReplay:
         self.show(self.index)
 
 
+def logs_dir() -> Path:
+    """The folder of castle logs: ``$CASTLE_LOGS`` or the repository's ``logs/``."""
+    env = os.environ.get(ENV_LOGS)
+    return Path(env) if env else LOG_DIR
+
+
+def demo_log(folder: Path, players: int = 5, seed: int = 3) -> Path | LogFile:
+    """A scripted-AI match to look at when ``folder`` holds no castle log yet: written
+    to ``folder/castle-demo-seed{seed}.jsonl`` (kept in memory if it cannot be)."""
+    from throne_lib.games.castle.agents import ScriptedAgent, play_match
+
+    m = CastleMatch(players=players, seed=seed)
+    play_match(m, [ScriptedAgent(seed, s) for s in range(players)])
+    path = folder / f"castle-demo-seed{seed}.jsonl"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_log(m, path, [AgentInfo("scripted", seed)] * players)
+    except OSError:
+        return match_log(m)
+    return path
+
+
 def castle_log_files(folder: Path = LOG_DIR) -> list[Path]:
     """The castle logs in ``folder`` (header ``"game": "castle"``), newest first."""
     out = []
@@ -392,9 +425,20 @@ class CastleLogBrowser:
     """Pick a castle log and review it (``notebooks/castle_replay.ipynb``); a bad log
     shows its ``FILE:LINE`` error, never a traceback."""
 
-    def __init__(self, folder: Path = LOG_DIR, extra: Sequence[Path] = ()) -> None:
+    def __init__(
+        self, folder: Path | None = None, extra: Sequence[Path] = (), demo: bool = False
+    ) -> None:
+        """``demo``: with no castle log in ``folder``, play one scripted match to show."""
+        folder = folder if folder is not None else logs_dir()
         self.folder = folder
         files = [*castle_log_files(folder), *extra]
+        in_memory: LogFile | None = None
+        if not files and demo:
+            made = demo_log(folder)
+            if isinstance(made, LogFile):
+                in_memory = made
+            else:
+                files = [made]
         self.picker = W.Dropdown(
             options=[(p.name, str(p)) for p in files], description="对局记录",
             layout=W.Layout(width="520px"),
@@ -414,6 +458,9 @@ class CastleLogBrowser:
         )
         if files:
             self.open_log(str(files[0]))
+        elif in_memory is not None:
+            self.replay = CastleReplay(in_memory)
+            self.holder.children = [self.replay.widget]
         else:
             self.error.value = (
                 f"<i>{html.escape(str(folder))} 里还没有城堡之心的对局记录：先在对战页打一局，"
