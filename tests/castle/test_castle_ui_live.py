@@ -106,3 +106,17 @@ def test_dashboard_log_replays_with_its_own_table(table: Path, tmp_path: Path) -
     log = read_log(app.log_path)
     assert log.game == "castle" and len(log.records) == len(app.match.actions)
     assert replay(log, check=True).hash() == app.match.hash()
+
+
+def test_a_log_is_written_from_the_first_action_on(tmp_path: Path) -> None:
+    """Opening the page writes nothing; the first action opens the match's log."""
+    logs = tmp_path / "logs"
+    app = CastleApp(players=4, seed=3, tempo=0, log_dir=logs)
+    assert app.log_path is None and not logs.exists()
+    if app.my_turn():
+        app.press(app.legal()[0])
+    else:
+        app.run_ai()
+    assert app.log_path is not None and app.log_path.parent == logs
+    app.new_match()  # the next match gets its own file, again from its first action
+    assert app.log_path is None

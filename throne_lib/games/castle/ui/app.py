@@ -166,12 +166,16 @@ class CastleApp:
         self.schedule_ai()
 
     def _record(self) -> None:
-        """Write the new match's log to ``log_dir`` as it is played (a log that cannot
-        be written leaves the match unrecorded, never stopped)."""
+        """Forget the last match's log; the new one is written to ``log_dir`` from its
+        first action on (a page opened and left writes nothing)."""
         if self.recorder is not None:
             self.recorder.close()
-            self.recorder = None
+        self.recorder = None
         self.log_path = None
+
+    def _start_log(self) -> None:
+        """Open the match's log (a log that cannot be written leaves the match
+        unrecorded, never stopped)."""
         if self.log_dir is None:
             return
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
@@ -182,14 +186,17 @@ class CastleApp:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             self.recorder = MatchRecorder(self.match, path, agents)
         except OSError:
-            self.recorder = None
-        self.log_path = path if self.recorder is not None else None
+            self.log_dir = None  # read-only: stop trying
+            return
+        self.log_path = path
 
     def human_seat(self) -> int:
         return self.human_choice if self.human_choice is not None else 0
 
     def _apply(self, act: Act) -> None:
         """Every action goes through here: the match, and its log when recorded."""
+        if self.recorder is None and not self.match.actions:
+            self._start_log()
         if self.recorder is not None:
             self.recorder.apply(act)
         else:
