@@ -1,5 +1,6 @@
 """城堡之心 in Chromium: from the home page into the castle dashboard, then a 4-seat
-match played with the mouse to the end (quick settings: 2 rounds, fast AI tempo)."""
+match played with the mouse to the end (quick settings: 2 rounds, fast AI tempo), then
+its replay opened with 复盘."""
 
 from __future__ import annotations
 
@@ -56,6 +57,12 @@ def test_castle_match_by_mouse_from_home(
         page.locator(".castle-reveal").click()
         expect(page.locator(".castle-log")).to_contain_text("游戏结束")
         page.screenshot(path=str(artifacts_dir / "castle_end.png"))
+        page.locator(".castle-replay-btn").click()  # the replay viewer on this match
+        replay_title = page.locator(".replay-title")
+        expect(replay_title).to_contain_text("步 0/", timeout=60_000)
+        page.locator(".replay-last").click()
+        expect(replay_title).to_contain_text("游戏结束")
+        page.screenshot(path=str(artifacts_dir / "castle_end_replay.png"), full_page=True)
     finally:
         (artifacts_dir / "castle_console.txt").write_text("\n".join(console), encoding="utf-8")
         page.screenshot(path=str(artifacts_dir / "castle_last.png"))
