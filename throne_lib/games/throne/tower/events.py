@@ -32,10 +32,9 @@ from throne_lib.games.throne.tower.tables import (
     digest,
     parse_calls,
     parse_int,
-    read_rows,
     read_text,
-    reporter,
 )
+from throne_lib.kit.csvtable import read_rows, reporter
 
 COLUMNS = ("event", "name", "text", "option", "label", "effects")
 EFFECTS: dict[str, bool] = {

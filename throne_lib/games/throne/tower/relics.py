@@ -42,10 +42,9 @@ from throne_lib.games.throne.tower.tables import (
     digest,
     parse_calls,
     parse_int,
-    read_rows,
     read_text,
-    reporter,
 )
+from throne_lib.kit.csvtable import read_rows, reporter
 
 COLUMNS = ("id", "name", "rarity", "price", "effects", "enemy", "text")
 RARITIES = ("common", "rare", "boss")
