@@ -25,8 +25,8 @@ from throne_lib.games.throne.ui.controller import View
 from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
 from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
-from throne_lib.games.throne.ui.widget import run_ops, safe_hold
 from throne_lib.kit.log import LogFile, iter_replay, read_log
+from throne_lib.kit.ui.canvas import run_ops, safe_hold
 
 SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
