@@ -36,6 +36,7 @@ from throne_lib.games.throne.ui.text import (
     result_text,
 )
 from throne_lib.kit.agents import Agent
+from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
 from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
 from throne_lib.ui.inspector import InspectorPanel
@@ -83,7 +84,6 @@ class MatchWidget(W.VBox):
         self._log_path: Path | None = None
         self.log_error = ""
         self._rng = random.Random(match.seed)
-        self._ai_task: asyncio.Task[None] | None = None
         self._chosen: Action | None = None  # the AI's next action, chosen off the loop
         self._press: tuple[float, float, int] | None = None  # x, y, hand index or -1
         self._dragging = False
@@ -97,6 +97,16 @@ class MatchWidget(W.VBox):
         self.throne_max: dict[int, int] = {}
         self.draws = 0  # canvas redraws (for tests and the benchmark)
         self.handled = 0  # clicks/releases/buttons handled: the page shows it (data-seq)
+        self.ai = AiTurns(
+            self._ai_to_move,
+            self.ai_step,
+            delay=self._delay,
+            mode=ai_mode,
+            think=self._think,
+            gate=self._gate,
+            finish=self._ai_done,
+            on_error=self._ai_error,
+        )
         self._build(tempo)
         self.refresh()
         super().__init__(
@@ -552,19 +562,10 @@ class MatchWidget(W.VBox):
         return not self.match.is_over and self.match.turn != self.human
 
     def _maybe_start_ai(self) -> None:
-        if not self._ai_to_move() or self.ai_mode == "manual":
-            return
-        if self.ai_mode == "sync":
-            while self._ai_to_move():
-                self.ai_step()
-            return
-        if not self.ready or (self._ai_task is not None and not self._ai_task.done()):
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = asyncio.get_event_loop()
-        self._ai_task = loop.create_task(self._ai_loop())
+        if self.ai_mode == "async" and not self.ready:
+            return  # drawing before the browser canvas is ready is lost
+        self.ai.mode = self.ai_mode
+        self.ai.start()
 
     def ai_step(self) -> Action:
         """The AI plays one action (chosen now, or already by the AI task's worker
@@ -594,38 +595,42 @@ class MatchWidget(W.VBox):
         if self.tempo.value != STEP:
             self._step.set()  # leaving step mode releases a waiting AI
 
-    async def _ai_loop(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-            while self._ai_to_move():
-                if self.tempo.value == STEP:
-                    self._step.clear()
-                    self._update_step_btn()
-                    self.ctrl._say("对手（逐步）：点「下一步」看它的下一个行动")
-                    self._update_status()
-                    await self._step.wait()
-                    if not self._ai_to_move():
-                        break
-                low, high = TEMPO_MS.get(self.tempo.value, TEMPO_MS["standard"])
-                delay = self._rng.uniform(low, high) / 1000 if self.tempo.value != STEP else 0
-                t0 = time.perf_counter()
-                # The agent thinks in a worker thread (only reading the match: the human
-                # cannot act now), so clicks and the tempo toggle stay responsive.
-                self._chosen = await loop.run_in_executor(None, self.agent.choose, self.match)
-                await asyncio.sleep(max(0.0, delay - (time.perf_counter() - t0)))
-                if self._ai_to_move():
-                    self.ai_step()
-            handled = self.handled
-            await asyncio.sleep(0.2)
-            # The cells the AI touched stay lit until the player's first click.
-            self.flash = tuple(self.ai_trail)
+    def _think(self) -> None:
+        """The agent chooses in a worker thread (only reading the match: the human
+        cannot act now), so clicks and the tempo toggle stay responsive."""
+        self._chosen = self.agent.choose(self.match)
+
+    def _delay(self) -> float:
+        low, high = TEMPO_MS.get(self.tempo.value, TEMPO_MS["standard"])
+        return self._rng.uniform(low, high) / 1000 if self.tempo.value != STEP else 0
+
+    async def _gate(self) -> bool:
+        """逐步: wait for 「下一步」 before each AI action."""
+        if self.tempo.value == STEP:
+            self._step.clear()
             self._update_step_btn()
-            if self.ctrl.my_turn and self.handled == handled:
-                self.ctrl._say("轮到你了（橙色格是对手本回合动过的地方）")
-            self.refresh()
-        except Exception as error:  # noqa: BLE001 - show it, never kill the kernel loop
-            self.ctrl._say(f"AI 出错：{error!r}", error=True)
+            self.ctrl._say("对手（逐步）：点「下一步」看它的下一个行动")
             self._update_status()
+            await self._step.wait()
+            return self._ai_to_move()
+        return True
+
+    async def _ai_done(self) -> None:
+        handled = self.handled
+        await asyncio.sleep(0.2)
+        # The cells the AI touched stay lit until the player's first click.
+        self.flash = tuple(self.ai_trail)
+        self._update_step_btn()
+        if self.ctrl.my_turn and self.handled == handled:
+            self.ctrl._say("轮到你了（橙色格是对手本回合动过的地方）")
+        self.refresh()
+
+    def _ai_error(self, error: Exception) -> None:
+        self.ctrl._say(f"AI 出错：{error!r}", error=True)
+        self._update_status()
+
+    async def _ai_loop(self) -> None:
+        await self.ai.run()
 
     def timed_click(self, cell: int | str) -> float:
         """Seconds the kernel spends on one click with its redraw (benchmark)."""
