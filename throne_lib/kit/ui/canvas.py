@@ -1,13 +1,12 @@
 """Drawing on ipycanvas: a renderer returns draw *ops* (plain tuples, testable without a
-browser) and :func:`run_ops` replays them on a canvas inside :func:`safe_hold`."""
+browser) and :func:`run_ops` replays them on a canvas inside :func:`safe_hold`. Importing
+this module loads no UI library (pure renderers may use :func:`run_ops`)."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
-
-from ipycanvas import hold_canvas
 
 Op = tuple[object, ...]  # ("set", attribute, value) or (method, *args)
 
@@ -26,6 +25,7 @@ def safe_hold() -> Iterator[None]:
     """``hold_canvas()`` that an exception cannot leave open (ipycanvas' own
     context manager skips its cleanup when the body raises)."""
     from ipycanvas import canvas as _canvas_module
+    from ipycanvas import hold_canvas
 
     manager = _canvas_module._CANVAS_MANAGER
     before = manager._caching

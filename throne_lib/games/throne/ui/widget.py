@@ -38,8 +38,8 @@ from throne_lib.games.throne.ui.text import (
 from throne_lib.kit.agents import Agent
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.inspector import InspectorPanel
 from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
-from throne_lib.ui.inspector import InspectorPanel
 
 ROOT = Path(__file__).resolve().parents[4]
 TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
