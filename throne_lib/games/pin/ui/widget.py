@@ -67,7 +67,7 @@ class PinBoard(W.VBox):
         self.log_panel = LogPanel(
             width=360, height=HEIGHT + 120, title="<b>战报</b>（最新在上）", css="pin-log"
         )
-        board = W.VBox([self.canvas, self.prompt, self.hand])
+        board = W.VBox([self.canvas, self.prompt, self.hand], layout=W.Layout(width=f"{WIDTH}px"))
         super().__init__(frame(self.topbar, self.result_box, self.status, board, [self.log_panel]))
         self.add_class("pin-board")
         self.ai = AiTurns(
@@ -136,7 +136,14 @@ class PinBoard(W.VBox):
         if m.is_over:
             w = m.state.winner
             info = "对局结束：" + ("平局" if w is None or w < 0 else f"{SIDE_NAMES[w]}获胜")
-            self.result_box.show(f"<b style='font-size:20px'>{html.escape(info)}</b>")
+            hqs = " · ".join(
+                f"{SIDE_NAMES[side]}总部 {ui.hq_badge(obs, side, m.rules.hq_hp)['hp']}"
+                for side in (0, 1)
+            )
+            self.result_box.show(
+                f"<div style='font-size:20px;font-weight:bold'>{html.escape(info)}</div>"
+                f"<div>第 {m.state.round} 轮 · {html.escape(hqs)}</div>"
+            )
         elif not info:
             p = ui.prompt(m) if self.ctrl.my_turn else None
             info = p["title"] if p else ("轮到你" if self.ctrl.my_turn else "对手行动中……")
