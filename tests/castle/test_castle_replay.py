@@ -48,14 +48,14 @@ def test_steps_forward_back_and_last_match_the_log(played: CastleMatch, log_path
     r = CastleReplay(log_path, seat=0)
     assert len(r.steps) == len(played.actions) + 1
     assert r.steps[-1].match.hash() == played.hash()
-    r.controls.buttons["下一步 ▶"].click()
-    r.controls.buttons["下一步 ▶"].click()
+    r.controls.buttons["下 ▶"].click()
+    r.controls.buttons["下 ▶"].click()
     assert r.index == 2 and "步 2/" in r.title.value
-    r.controls.buttons["◀ 上一步"].click()
+    r.controls.buttons["◀ 上"].click()
     assert r.index == 1
     r.controls.buttons["末 »"].click()
     assert r.index == len(played.actions) and "游戏结束" in r.title.value
-    r.controls.buttons["◀ 上一步"].click()
+    r.controls.buttons["◀ 上"].click()
     assert "游戏结束" not in r.title.value
     r.controls.buttons["« 首"].click()
     assert r.index == 0 and "开局" in r.title.value

@@ -13,23 +13,22 @@ action and shows it on the round table of the play dashboard (``ui/table.py``):
 - the 战报 around the step, the current step highlighted.
 
 Everything drawn comes from the view dict (:meth:`CastleReplay.view`), so a seat's view
-shows exactly what that seat could see at that point of the match. ``StepControls`` is
-the game-agnostic part (navigation and play/pause over N steps).
+shows exactly what that seat could see at that point of the match. The stepping
+controls are the kit's :class:`~throne_lib.kit.ui.stepper.Stepper`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import html
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
-from ipycanvas import Canvas, hold_canvas
+from ipycanvas import Canvas
 
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.table import H, draw_table
@@ -44,8 +43,9 @@ from throne_lib.kit.log import (
     read_log,
     write_log,
 )
+from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.stepper import Stepper
 
-SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
 ENV_LOGS = "CASTLE_LOGS"  # overrides the folder the replay page lists
 REVEAL = -1  # the view choice "全部公开"
@@ -95,70 +95,6 @@ def match_log(match: CastleMatch) -> LogFile:
     return parse_log(text, "本局")
 
 
-class StepControls:
-    """Navigation over ``count`` steps (game-agnostic): first / back / forward / last,
-    a slider and play/pause; ``on_show(index)`` draws a step."""
-
-    def __init__(self, count: int, on_show: Callable[[int], None]) -> None:
-        self.count = count
-        self.on_show = on_show
-        self.index = 0
-        self._task: asyncio.Task[None] | None = None
-        last = count - 1
-        self.slider = W.IntSlider(
-            0, min=0, max=max(0, last), description="步", continuous_update=False,
-            layout=W.Layout(width="340px"),
-        )  # fmt: skip
-        self.slider.observe(lambda ch: self._show(int(ch["new"])), names="value")
-        self.buttons = {
-            k: W.Button(description=k, layout=W.Layout(width="88px"))
-            for k in ("« 首", "◀ 上一步", "下一步 ▶", "末 »")
-        }
-        self.buttons["« 首"].on_click(lambda _: self.go(0))
-        self.buttons["◀ 上一步"].on_click(lambda _: self.go(self.index - 1))
-        self.buttons["下一步 ▶"].on_click(lambda _: self.go(self.index + 1))
-        self.buttons["末 »"].on_click(lambda _: self.go(self.count - 1))
-        for key, css in zip(self.buttons, ("first", "back", "forward", "last"), strict=True):
-            self.buttons[key].add_class(f"replay-{css}")
-        self.play = W.ToggleButton(description="▶ 播放", layout=W.Layout(width="90px"))
-        self.play.observe(self._on_play, names="value")
-        self.speed = W.Dropdown(
-            options=list(SPEEDS), value="标准 1×", layout=W.Layout(width="110px")
-        )
-        self.widget = W.HBox([*self.buttons.values(), self.slider, self.play, self.speed])
-
-    def go(self, index: int) -> None:
-        index = max(0, min(self.count - 1, index))
-        if index == self.slider.value:
-            self._show(index)  # the slider does not fire for the same value
-        else:
-            self.slider.value = index
-
-    def _show(self, index: int) -> None:
-        self.index = index
-        self.on_show(index)
-
-    def _on_play(self, change: dict[str, Any]) -> None:
-        if change["new"]:
-            self.play.description = "⏸ 暂停"
-            if self.index >= self.count - 1:
-                self.go(0)
-            self._task = asyncio.ensure_future(self._run())
-        else:
-            self.play.description = "▶ 播放"
-            if self._task is not None:
-                self._task.cancel()
-                self._task = None
-
-    async def _run(self) -> None:
-        try:
-            while self.play.value and self.index < self.count - 1:
-                await asyncio.sleep(SPEEDS[self.speed.value])
-                self.go(self.index + 1)
-        finally:
-            self.play.value = False
-
-
 class CastleReplay:
     """A castle match log, step by step, from one seat's view or all revealed."""
 
@@ -172,7 +108,11 @@ class CastleReplay:
         self._said: dict[int, str] = {}
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_client_ready(self._client_ready)
-        self.controls = StepControls(len(self.steps), self.show)
+        self.controls = Stepper(len(self.steps) - 1, self.show, slider_width="340px")
+        for widget, css in zip(
+            self.controls.buttons.values(), ("first", "back", "forward", "last"), strict=True
+        ):
+            widget.add_class(f"replay-{css}")
         self.turns = self._turn_starts()
         self.turn_pick = W.Dropdown(
             options=[(self._turn_label(i), i) for i in self.turns], description="回合",
@@ -202,7 +142,7 @@ class CastleReplay:
         self.widget = W.VBox(
             [
                 self.title,
-                self.controls.widget,
+                self.controls,
                 W.HBox([self.seat_pick, self.turn_pick, prev_turn, next_turn]),
                 W.HBox([W.VBox([self.canvas, self.hands]), self.log_html]),
             ]
@@ -213,7 +153,7 @@ class CastleReplay:
     # --- navigation ----------------------------------------------------------------------
     @property
     def index(self) -> int:
-        return self.controls.index
+        return self.controls.value
 
     @property
     def seat(self) -> int | None:
@@ -366,7 +306,7 @@ class CastleReplay:
 
     def show(self, index: int) -> None:
         obs = self.view(index)
-        with hold_canvas():
+        with safe_hold():
             draw_table(self.canvas, obs, self.cards)
         self.title.value = self.title_html(index)
         self.hands.value = self.hands_html(obs)
