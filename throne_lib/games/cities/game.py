@@ -18,13 +18,17 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
     from throne_lib.games.cities.match import CitiesMatch, rules_from
+    from throne_lib.games.cities.table import CityTable
 
+    cards, table = options.get("cards"), options.get("table")
+    if isinstance(cards, CityTable):  # the kit hands the game's main table (cities.csv)
+        cards, table = None, table or cards
     return CitiesMatch(
         players=len(setups),
         seed=seed,
         rules=rules_from(options.get("rules")),
-        cards=options.get("cards"),
-        table=options.get("table"),
+        cards=cards,
+        table=table,
         teams=list(setups),
     )
 
