@@ -205,12 +205,38 @@ def add_city_view(s: State, obs: dict[str, Any], seat: int | None) -> dict[str, 
     obs["discard"] = list(s.discards[seat]) if seat is not None else []
     obs["discard_size"] = len(obs["discard"])
     pr = s.prompt
+    if pr is not None and seat is not None and pr.seat == seat and pr.kind in ("play", "order"):
+        cv["preview"] = hit_preview(s, seat, pr.kind)
     if pr is not None and seat is not None and pr.seat == seat and pr.kind in CW_PROMPTS:
         p = obs.get("prompt") or {}
         if pr.kind in ("cw_retrieve", "cw_deploy", "cw_strike"):
             p["detail"] = {"amount": pr.data[0], "city": pr.data[1]}
         obs["prompt"] = p
     return obs
+
+
+def hit_preview(s: State, seat: int, kind: str) -> dict[str, int]:
+    """CW-UI-4: what the seat's hero attack (出牌阶段) or its best soldier (指挥阶段)
+    would deal each city it may attack — the engine's numbers, for the highlight."""
+    from throne_lib.games.castle.combat import can_attack_now, hero_atk
+    from throne_lib.games.cities.engine import city_profile
+
+    w = war_of(s)
+    p = s.players[seat]
+    out: dict[str, int] = {}
+    for city in w.attack_targets(seat):
+        if kind == "play" and p.alive:
+            base = hero_atk(s, seat, p.ref).dmg
+            out[city] = w.attack_damage(seat, city, base, "sword", peek=True)
+        elif kind == "order":
+            best = [
+                w.attack_damage(seat, city, city_profile(s, seat, x)[1], "soldier", peek=True)
+                for x in p.soldiers
+                if can_attack_now(s, x)
+            ]
+            if best:
+                out[city] = max(best)
+    return out
 
 
 def resample_state(s: State, seat: int, rng: random.Random) -> State:
