@@ -96,17 +96,40 @@ class CitiesAgent(ScriptedAgent):
             return castle
         by_city = self._city_attacks(obs, legal)
         if by_city:  # CW-AI-1..3: the hero's 剑 attack joins the plan
-            attacks = [ai.CityAttack("hero", "sword", 1, frozenset(by_city))]
-            attacks += [
-                ai.CityAttack(x["ref"], "soldier", 1, frozenset(war.attack_targets(self.seat)))
-                for x in me["soldiers"]
-            ]
+            attacks = [ai.CityAttack("hero", "sword", self._hero_base(obs), frozenset(by_city))]
+            attacks += [self._soldier_attack(obs, war, x) for x in me["soldiers"]]
             plan = ai.plan_attacks(war, self.seat, attacks)
             for aid, city in plan:
                 if aid == "hero" and city in by_city:
                     pay = [a for a in by_city[city] if a.args[2] == "sword"] or by_city[city]
                     return pay[0]
         return castle
+
+    def _hero_base(self, obs: Obs) -> int:
+        """The hero's attack before the siege bonus: 2 with its weapon's mastery."""
+        me = obs["players"][self.seat]
+        w = me["equip"].get("weapon", "")
+        kind = self.cards[w].weapon_type if w else ""
+        hero = self.cards[me["hero"]] if me["hero"] else None
+        mastered = hero is not None and (
+            (kind == "axe" and hero.has("axe_mastery"))
+            or (kind == "sword" and hero.has("sword_mastery"))
+        )
+        return 2 if mastered else 1
+
+    def _soldier_attack(self, obs: Obs, war: CityWar, x: Obs) -> ai.CityAttack:
+        """A soldier's attack for the plan: the empty cities, and opponents' current cities
+        at a seat distance within its range (mounts not counted)."""
+        c = self.cards[x["card"]]
+        reach = set(war.empty)
+        for p in obs["players"]:
+            cur = war.current(p["seat"])
+            dist = p["distance"]
+            if cur and dist is not None and 0 < dist <= c.range:
+                reach.add(cur)
+        base = int(c.num("charge")) if c.has("charge") else 1
+        legal = set(war.attack_targets(self.seat))
+        return ai.CityAttack(x["ref"], "soldier", base, frozenset(reach & legal))
 
     def _command_pick(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
         war = war_from_view(obs)

@@ -26,7 +26,7 @@ TEAM_COLOURS = (
     "#a04000",
 )
 CARD_W, CARD_H = 112, 38
-STRIP_H = 22
+STRIP_H = 32
 
 
 def team_colour(team: int) -> str:
@@ -141,9 +141,14 @@ def draw_cities(
         canvas.font = "bold 11px sans-serif"
         canvas.fill_style = "#222"
         start = "起始·" if top.get("start") else ""
-        rear = f" +{len(stack) - 1}后方" if len(stack) > 1 else ""
         note = _hit_note(top, preview) if hot else ""
-        canvas.fill_text(
-            f"{start}{top['name']} {top['grain']}/{top['full']}{rear} {note}", sx + 4, sy + 12
-        )
+        head = f"{start}{top['name']} {top['grain']}/{top['full']} {note}"
+        canvas.fill_text(head, sx + 4, sy + 12)
         _bar(canvas, sx + 4, sy + 15, BOX_W - 8, top["grain"], top["full"])
+        rear = stack[:-1][::-1]  # newest first; the starting city last (rear: always full)
+        canvas.font = "9px sans-serif"
+        canvas.fill_style = "#555"
+        names = "、".join(
+            f"{'起始·' if c.get('start') else ''}{c['name']}{c['grain']}/{c['full']}" for c in rear
+        )
+        canvas.fill_text(f"后方 {names}" if rear else "无后方城池", sx + 4, sy + 29)
