@@ -4,7 +4,7 @@ played by buttons to the end (quick settings: 3 rounds, fast AI tempo).
 
 CW-UI-1 (each seat's city stack with grain bar), CW-UI-2 (empty cities in the middle),
 CW-UI-3 (team cities against the victory count, the round), CW-UI-4 (legal cities
-highlighted while aiming), CW-UI-5 (弃守 in the prep step, 认输 always offered) and
+highlighted while aiming), CW-UI-5 (认输 always offered; 弃守 is in tests/cities/test_cities_ui.py) and
 CW-UI-6 (the 战报 names grain changes, 破城伤害, 击破 and 占据) are checked here and in
 the screenshots this test leaves in tests/artifacts/.
 """
@@ -48,7 +48,6 @@ def test_cities_match_by_mouse_from_home(
         log = page.locator(".castle-log")
         clicks = 0
         attacked = False
-        saw_prep = False
         for _ in range(900):
             text = status.inner_text()
             if "游戏结束" in text:
@@ -56,8 +55,6 @@ def test_cities_match_by_mouse_from_home(
             if "轮到你" not in text:
                 page.wait_for_timeout(250)
                 continue
-            if "弃守" in text:
-                saw_prep = True
             sword = page.locator(".castle-hand button", has_text="剑")
             if not attacked and "出牌阶段" in text and sword.count() and sword.first.is_enabled():
                 page.wait_for_timeout(800)  # let the page settle: still the 出牌阶段?
@@ -88,7 +85,7 @@ def test_cities_match_by_mouse_from_home(
             if clicks == 8:
                 page.screenshot(path=str(artifacts_dir / "cities_midgame.png"))
         expect(status).to_contain_text("游戏结束", timeout=60_000)
-        assert clicks >= 3 and saw_prep
+        assert clicks >= 3
         assert attacked, "the human never had a 剑 to attack a city with"
         expect(log).to_contain_text("游戏结束")
         page.screenshot(path=str(artifacts_dir / "cities_end.png"))

@@ -11,10 +11,11 @@ from throne_lib.games.cities.war import CityWar
 
 
 def first_prep(n: int = 3, seed: int = 0, teams: list[str] | None = None) -> CitiesMatch:
-    """The match at the first player's first preparation step (its 弃守 question)."""
+    """The match at the first player's first 出牌阶段 (its prep step is behind it: with
+    only its starting city it was asked nothing)."""
     m = CitiesMatch(players=n, seed=seed, teams=teams)
     agent = CitiesAgent(seed)
-    while m.prompt_kind != "cw_prep":
+    while m.prompt_kind != "play":
         m.apply(agent.choose(m))
     return m
 
@@ -22,12 +23,31 @@ def first_prep(n: int = 3, seed: int = 0, teams: list[str] | None = None) -> Cit
 def first_play(n: int = 3, seed: int = 0, teams: list[str] | None = None) -> CitiesMatch:
     """The match in the first player's first 出牌阶段, hands emptied."""
     m = first_prep(n, seed, teams)
-    m.apply("keep")
-    assert m.prompt_kind == "play"
     for p in m.state.players:
         p.hand = []
     touch(m)
     return m
+
+
+def give_city(m: CitiesMatch, seat: int) -> str:
+    """Move an empty city on top of ``seat``'s stack (as if it had captured it)."""
+    w = war(m)
+    city = w.empty.pop(0)
+    if w.stacks[seat]:
+        w.grain[w.stacks[seat][-1]] = w.full_grain(seat, w.stacks[seat][-1])
+    w.stacks[seat].append(city)
+    w.grain[city] = w.rules.city_grain
+    touch(m)
+    return city
+
+
+def to_prep(m: CitiesMatch, seat: int) -> None:
+    """End turns (last legal action everywhere) until ``seat``'s 弃守 question."""
+    for _ in range(2000):
+        if m.prompt_kind == "cw_prep" and m.current_seat == seat:
+            return
+        m.apply(m.legal_actions()[-1])
+    raise AssertionError(f"seat {seat} was never asked to abandon")
 
 
 def war(m: CitiesMatch) -> CityWar:

@@ -9,8 +9,10 @@ from tests.cities.match_helpers import (
     city_acts,
     first_play,
     first_prep,
+    give_city,
     lines,
     put_empty,
+    to_prep,
     touch,
     war,
 )
@@ -76,9 +78,8 @@ def test_prep_step_revives_a_dead_hero_then_city_effect_then_abandon_question() 
     p.alive, p.hp, p.hand = False, -1, []
     touch(m)
     assert nxt in s.living()  # CW-TEAM-6: the seat stays in the circle
-    m.apply("end_play")
-    while m.prompt_kind != "cw_prep":
-        m.apply(m.legal_actions()[-1])
+    give_city(m, nxt)
+    to_prep(m, nxt)
     assert s.turn_seat == nxt and p.alive and p.hp == p.max_hp == s.cards[p.hero].hp
     assert any("重返战场" in t for t in lines(m))
     assert m.legal_actions() == [Act("keep"), Act("abandon")]
@@ -357,15 +358,14 @@ def test_concession_any_time_and_out_of_turn() -> None:
 
 def test_abandon_in_the_prep_step() -> None:
     """CW-ABANDON-1 / CW-ABANDON-3 / CW-TURN-3: abandoning the current city puts it into
-    the empty area; the abandoner may not attack it; abandoning the starting city is out."""
-    m = first_prep(3, seed=0)
+    the empty area; the abandoner may not attack it. With only its starting city a player
+    is not asked (abandoning it is 认输: its cities empty, out — CW-WIN-4)."""
+    m = first_play(3, seed=0)
     s = m.state
-    seat = s.turn_seat
+    seat = s.clockwise_from(s.turn_seat)[0]
     w = war(m)
-    extra = w.empty[0]
-    w.empty.remove(extra)
-    w.stacks[seat].append(extra)
-    touch(m)
+    extra = give_city(m, seat)
+    to_prep(m, seat)
     m.apply("abandon")
     assert extra in w.empty and w.current(seat) == w.starting[seat]
     s.players[seat].hand = ["sword"]
@@ -374,6 +374,16 @@ def test_abandon_in_the_prep_step() -> None:
     with pytest.raises(IllegalAction) as err:
         m.apply(Act("attack", (CITY + extra, 0, "sword")))
     assert err.value.rule == "CH-TURN-5"
+    # back to its starting city only: the next prep step asks nothing
+    m.apply("end_play")
+    for _ in range(2000):
+        if s.turn_seat != seat:
+            break
+        m.apply(m.legal_actions()[-1])
+    while s.turn_seat != seat or s.step in ("", "end"):
+        assert not (m.prompt_kind == "cw_prep" and m.current_seat == seat)
+        m.apply(m.legal_actions()[-1])
+    assert not (m.prompt_kind == "cw_prep" and m.current_seat == seat)
 
 
 def test_illegal_city_action_leaves_the_match_unchanged() -> None:

@@ -30,6 +30,8 @@ def test_status_prep_step_and_concede() -> None:
     app = CitiesApp(players=3, seed=1, tempo=0, max_rounds=5)
     assert "城池 1/4" in app.status.value and "第 0/5 轮" in app.status.value
     assert not app.concede_b.disabled and app.concede_b in app.buttons.children
+    w = war(app.match)
+    w.stacks[app.human].append(w.empty.pop(0))  # a city above the starting one to abandon
     for _ in range(500):
         app.run_ai()
         if app.match.prompt_kind == "cw_prep" and app.my_turn():
@@ -64,5 +66,7 @@ def test_aiming_highlights_cities_and_a_click_attacks() -> None:
     assert city_at(obs, sx + 5, sy + 5) == own  # CW-UI-1: the seat's current city strip
     app.click_xy(x + CARD_W / 2, y + CARD_H / 2)
     assert war(app.match).grain[cid] == 12
-    assert any("攻击" in line and war(app.match).table[cid].name in line for line in app.obs()["log"])
+    assert any(
+        "攻击" in line and war(app.match).table[cid].name in line for line in app.obs()["log"]
+    )
     assert Act("concede", (app.human,)) in app.match.concede_actions()

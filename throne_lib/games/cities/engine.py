@@ -403,9 +403,15 @@ def _defence_start(s: State, seat: int) -> None:
 
 @cw_op("cw_prep")
 def _prep_step(s: State, seat: int) -> None:
-    """CW-TURN-3 / CW-ABANDON-1/2: the abandon window at the end of the prep step."""
+    """CW-TURN-3 / CW-ABANDON-1/2: the abandon window at the end of the prep step.
+
+    Asked while the player holds a city above its starting city. Abandoning the starting
+    city (then its only city) has exactly the effect of 认输 (CW-WIN-4: its cities go
+    empty, it is out), so it is offered as 认输 (``concede_actions``), which, like every
+    concession, is not one of the current seat's ``legal_actions()``."""
     p = s.players[seat]
-    if not war_of(s).out[seat] and p.alive and not p.frozen and war_of(s).current(seat):
+    w = war_of(s)
+    if not w.out[seat] and p.alive and not p.frozen and len(w.stacks[seat]) > 1:
         ask(s, "cw_prep", seat)
 
 
@@ -594,7 +600,7 @@ CHOICE_PROMPT = {"take_from_discard": "cw_retrieve", "deploy_free_soldier": "cw_
 def _choice(s: State, effect: str, seat: int, n: int, city: str) -> None:
     kind = CHOICE_PROMPT[effect]
     pr = Prompt(kind, seat, (n, city))
-    if CW_PROMPTS[kind][0](s, pr):
+    if CHOICE_LEGAL[kind](s, pr):
         ask(s, kind, seat, n, city)
     else:
         log(s, "city", f"{war_of(s).table[city].name} 的破城效果没有可选的对象")
@@ -645,9 +651,25 @@ def _strike_answer(s: State, pr: Prompt, act: Act) -> None:
     push(s, ("after_action",))
 
 
-cw_prompt("cw_retrieve", "CW-CITY-8", _retrieve_legal, _retrieve_answer)
-cw_prompt("cw_deploy", "CW-CITY-7", _deploy_legal, _deploy_answer)
-cw_prompt("cw_strike", "CW-CITY-8", _strike_legal, _strike_answer)
+def _or_decline(legal: LegalFn, answer: AnswerFn) -> tuple[LegalFn, AnswerFn]:
+    """A capture choice whose options vanished after it was asked (a player conceded)
+    offers only 「放弃」, which does nothing."""
+
+    def legal2(s: State, pr: Prompt) -> list[Act]:
+        return legal(s, pr) or [Act("decline")]
+
+    def answer2(s: State, pr: Prompt, act: Act) -> None:
+        if act.kind != "decline":
+            answer(s, pr, act)
+
+    return legal2, answer2
+
+
+CHOICE_LEGAL = {"cw_retrieve": _retrieve_legal, "cw_deploy": _deploy_legal,
+                "cw_strike": _strike_legal}  # fmt: skip
+cw_prompt("cw_retrieve", "CW-CITY-8", *_or_decline(_retrieve_legal, _retrieve_answer))
+cw_prompt("cw_deploy", "CW-CITY-7", *_or_decline(_deploy_legal, _deploy_answer))
+cw_prompt("cw_strike", "CW-CITY-8", *_or_decline(_strike_legal, _strike_answer))
 
 
 @cw_op("atk")
