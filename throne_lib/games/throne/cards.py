@@ -7,7 +7,6 @@ Every problem of a table is collected and raised at once as one
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import re
@@ -20,7 +19,7 @@ import pandas as pd
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
-from throne_lib.kit.csvtable import read_rows, read_table_text
+from throne_lib.kit.csvtable import read_rows, read_table_text, reporter
 from throne_lib.kit.tables import TableError
 
 COLUMNS = (
@@ -199,7 +198,7 @@ def parse_cards(
     names: dict[str, int] = {}
     ids: dict[str, int] = {}
     for row, rec in rows:
-        err = functools.partial(_report, problems, filename, row)
+        err = reporter(problems, filename, row)
         card = _row(rec, row, err, limits)
         if card is None:
             broken.add(rec["id"])
@@ -223,10 +222,6 @@ def parse_cards(
 
 
 _NUMBER = re.compile(r"-?[0-9]{1,12}")
-
-
-def _report(problems: list[str], filename: str, row: int, col: str, msg: str) -> None:
-    problems.append(f"{filename}:{row}:{col}: {msg}")
 
 
 def _row(

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as W
-from ipycanvas import hold_canvas
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.match import CastleMatch
@@ -23,6 +22,7 @@ from throne_lib.games.cities.engine import CITY
 from throne_lib.games.cities.match import CitiesMatch
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.ui.table import city_at, city_seat_lines, draw_cities, team_colour
+from throne_lib.kit.ui.canvas import safe_hold
 
 CITY_PROMPT_ZH = {
     "cw_prep": "准备流程：是否弃守当前城池？",
@@ -125,17 +125,20 @@ class CitiesApp(CastleApp):
         if self.selected is not None or self.match.prompt_kind in ("command_pick", "order"):
             for a in self.shown():
                 hot |= city_args(a)
-        with hold_canvas():
+        with safe_hold():
             draw_table(self.canvas, obs, self.match.state.cards, targets, city_seat_lines)
             draw_cities(self.canvas, obs, hot)
 
-    def status_html(self, obs: dict[str, Any], step: str, turn: str) -> str:
+    def show_status(self, obs: dict[str, Any], step: str, turn: str) -> None:
+        """CW-UI-3: whose turn, the round against the limit, each team's cities against
+        the victory count (in the team's colour, under the prompt)."""
         cv = obs["cities"]
         me = obs["players"][self.human]
+        m = self.match
         if self.my_turn():
-            kind = self.match.prompt_kind
+            kind = m.prompt_kind
             turn = "轮到你：" + CITY_PROMPT_ZH.get(kind, PROMPT_ZH.get(kind, kind))
-        elif not self.match.is_over and obs["turn_seat"] >= 0:
+        elif not m.is_over and obs["turn_seat"] >= 0:
             turn = f"{obs['players'][obs['turn_seat']]['hero_name'] or '座位'}的回合 · {turn}"
         goal = cv["victory_count"]
         teams = " ".join(
@@ -144,9 +147,11 @@ class CitiesApp(CastleApp):
         )
         limit = cv["max_rounds"] or "∞"
         mine = cv["teams"][self.human] + 1
-        return (
-            f"<b>你：队伍{mine} · {me['hero_name'] or '未选英雄'}</b> · {teams} · "
-            f"第 {obs['round']}/{limit} 轮 · 阶段 {step} · {turn}"
+        self.status.show(
+            f"你：队伍{mine} · {me['hero_name'] or '未选英雄'} · 第 {obs['round']}/{limit} 轮 · "
+            f"阶段 {step} · {turn}",
+            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
+            extra=f"<div class='cities-teams-bar' style='font-size:14px'>{teams}</div>",
         )
 
     def refresh(self) -> None:
