@@ -10,7 +10,7 @@ watcher (:mod:`throne_lib.kit.live`) and the CLI (one line per problem) rely on 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -40,3 +40,23 @@ class RowTable(Mapping[str, T]):
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+@dataclass(frozen=True)
+class CardTable(Mapping[str, T]):
+    """A game's loaded card table: ``id -> card`` read-only, with the table's text
+    (``source``, embedded in match logs), its digest and the file it came from."""
+
+    cards: Mapping[str, T]
+    source: str = field(repr=False)
+    hash: str = ""
+    path: str = ""
+
+    def __getitem__(self, key: str) -> T:
+        return self.cards[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)

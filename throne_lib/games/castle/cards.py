@@ -11,11 +11,11 @@ import functools
 import hashlib
 import math
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from throne_lib.kit.csvtable import Reporter, read_rows, read_table_text, reporter
+from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
 COLUMNS = ("id", "name", "title", "kind", "hp", "value", "range", "traits", "count", "text")
@@ -114,23 +114,8 @@ class CastleCard:
         return self.kind in ("special_soldier", "soldier", "token:soldier")
 
 
-@dataclass(frozen=True)
-class CastleCards(Mapping[str, CastleCard]):
+class CastleCards(CardTable[CastleCard]):
     """``id -> CastleCard`` plus the table's source text and hash."""
-
-    cards: Mapping[str, CastleCard]
-    source: str = field(repr=False)
-    hash: str = ""
-    path: str = ""
-
-    def __getitem__(self, key: str) -> CastleCard:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
 
     def of(self, *kinds: str) -> list[CastleCard]:
         return [c for c in self.cards.values() if c.kind in kinds or c.family in kinds]

@@ -11,7 +11,6 @@ import functools
 import hashlib
 import io
 import re
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +35,7 @@ from throne_lib.games.pin.words import (
     parse_keywords,
 )
 from throne_lib.kit.csvtable import read_rows, read_table_text
+from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
 COLUMNS = (
@@ -116,21 +116,8 @@ class PinCard:
         return "；".join(parts)
 
 
-@dataclass(frozen=True)
-class PinCardDB(Mapping[str, PinCard]):
-    cards: Mapping[str, PinCard]
-    source: str = field(repr=False)
-    hash: str = ""
-    path: str = ""
-
-    def __getitem__(self, key: str) -> PinCard:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+class PinCardDB(CardTable[PinCard]):
+    """``id -> PinCard`` plus the table's source text and hash."""
 
     @functools.cached_property
     def keywords(self) -> dict[str, dict[str, int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
 from throne_lib.kit.csvtable import read_rows, read_table_text, reporter
-from throne_lib.kit.tables import TableError
+from throne_lib.kit.tables import CardTable, TableError
 
 COLUMNS = (
     "id",
@@ -130,23 +130,9 @@ class CardTableError(TableError):
     :class:`~throne_lib.kit.tables.TableError`, so the live watcher and the CLI read it)."""
 
 
-@dataclass(frozen=True)
-class CardDB(Mapping[str, Card]):
-    """An immutable mapping ``id -> Card`` plus the table's source and hash."""
-
-    cards: Mapping[str, Card]
-    source: str = field(repr=False)  # the CSV text, embedded in match logs
-    hash: str = ""
-    path: str = ""
-
-    def __getitem__(self, key: str) -> Card:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+class CardDB(CardTable[Card]):
+    """An immutable mapping ``id -> Card`` plus the table's source (the CSV text,
+    embedded in match logs) and hash."""
 
     def by_name(self, name: str) -> Card:
         for card in self.cards.values():
