@@ -26,7 +26,7 @@ from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.tower.battle import decide, mix
 from throne_lib.games.throne.tower.config import DEFAULT_TOWER, TowerRules
 from throne_lib.games.throne.tower.map import KIND_ZH as NODE_ZH
-from throne_lib.games.throne.tower.mapview import map_ops, node_at, size
+from throne_lib.games.throne.tower.mapview import map_ops, node_at, node_tip, node_under, size
 from throne_lib.games.throne.tower.run import Battle, Run, Tables
 from throne_lib.games.throne.tower.save import (
     SaveError,
@@ -220,6 +220,7 @@ class TowerApp(W.VBox):
         canvas = Canvas(width=w, height=h, layout=W.Layout(width=f"{w}px", height=f"{h}px"))
         canvas.on_client_ready(self.draw_map)
         canvas.on_mouse_down(self.click_map)
+        canvas.on_mouse_move(self.hover_map)
         self.canvas = canvas
         buttons = [
             _button(
@@ -237,6 +238,15 @@ class TowerApp(W.VBox):
         if self.canvas is not None and self.run is not None:
             with safe_hold():
                 run_ops(self.canvas, map_ops(self.run))
+
+    def hover_map(self, x: float, y: float) -> None:
+        """The node under the pointer becomes the canvas's tooltip (its title)."""
+        if self.canvas is None or self.run is None or self.run.screen != "map":
+            return
+        node = node_under(self.run, x, y)
+        tip = node_tip(self.run, node) if node is not None else ""
+        if self.canvas.tooltip != tip:
+            self.canvas.tooltip = tip
 
     def click_map(self, x: float, y: float) -> None:
         if self.run is not None and self.run.screen == "map":
