@@ -283,7 +283,7 @@ def test_a_bad_cell_is_marked_named_in_chinese_and_jumped_to(table: Path) -> Non
     assert ed.errors == [f"cards.csv:{row}:attack: expected a whole number, got 'abc'"]
     assert f"第 {row} 行「攻击」：应为整数，现在是 'abc'" in unescape(ed.error_panel.value)
     assert f"<code>cards.csv:{row}:attack:</code>" in ed.error_panel.value
-    assert ed.marked_cells() == {"attack": [row]}
+    assert ed.marked_cells() == {"attack": ["militia"]}
     assert ed.search.value == "" and ed.selected is ed.sheet.rows[row - 2]  # jumped
     at, col = ed._view.index(ed.selected), ed.sheet.header.index("attack")
     assert ed.grid.selections == [{"r1": at, "c1": col, "r2": at, "c2": col}]

@@ -15,6 +15,7 @@ that the widgets' callbacks call; tests drive them without a browser.
 from __future__ import annotations
 
 import html
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -571,31 +572,35 @@ class CardsEditor:
         return True
 
     def _mark_problems(self) -> None:
-        """Colour the cells the last save's problems name. The mark follows the file row
-        (the grid's index 「行」), so filtering or sorting the grid keeps it on its cell."""
+        """Colour the cells the last save's problems name. A cell is found by its row's
+        card id (a column the grid's expressions can read), so filtering or sorting the
+        grid keeps the mark on its cell."""
         from ipydatagrid import TextRenderer, VegaExpr
 
-        bad: dict[str, list[int]] = {}
+        bad: dict[str, list[str]] = {}
+        id_col = self.sheet.header.index("id") if "id" in self.sheet.header else None
         for p in self.problems:
-            if p.row is not None and p.column in self.sheet.header:
-                bad.setdefault(p.column, []).append(p.row)
+            if p.row is None or p.column not in self.sheet.header or id_col is None:
+                continue
+            if 2 <= p.row < len(self.sheet.rows) + 2:
+                bad.setdefault(p.column, []).append(self.sheet.rows[p.row - 2].values[id_col])
         self.grid.renderers = {
             col: TextRenderer(
                 font=GRID_FONT,
                 background_color=VegaExpr(
-                    f"indexof({sorted(set(rows))}, cell.metadata.data['行']) >= 0"
-                    f" ? '{BAD_CELL}' : 'white'"
+                    f"indexof({json.dumps(sorted(set(ids)), ensure_ascii=False)},"
+                    f" cell.metadata.data['id']) >= 0 ? '{BAD_CELL}' : 'white'"
                 ),
             )
-            for col, rows in bad.items()
+            for col, ids in bad.items()
         }
 
-    def marked_cells(self) -> dict[str, list[int]]:
-        """Which file rows are marked in which column (read back from the renderers)."""
+    def marked_cells(self) -> dict[str, list[str]]:
+        """The card ids whose cell is marked, per column (read back from the renderers)."""
         out = {}
         for col, renderer in self.grid.renderers.items():
-            m = re.match(r"indexof\(\[([\d, ]*)\]", renderer.background_color.value)
-            out[col] = [int(x) for x in m.group(1).split(",")] if m and m.group(1) else []
+            m = re.match(r"indexof\((\[.*?\]),", renderer.background_color.value)
+            out[col] = json.loads(m.group(1)) if m else []
         return out
 
     def jump_to(self, problem: Problem) -> None:
