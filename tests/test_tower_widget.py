@@ -108,23 +108,21 @@ def test_node_at_only_hits_reachable_nodes(tables: Tables, tmp_path: Path) -> No
 
 def test_every_map_node_has_a_tooltip(tables: Tables, tmp_path: Path) -> None:
     """Issue 17 item 12: hovering a node of the map names it, says what it holds and
-    whether the player can go there; off the nodes there is no tooltip."""
+    whether the player can go there, on a line under the map."""
     app = TowerApp(tmp_path / "t.json", tables, ai_mode="sync")
     app.start(3, "lionheart", ())
-    run, canvas = app.run, app.canvas
-    assert run is not None and canvas is not None
+    run, tip = app.run, app.map_tip
+    assert run is not None and tip is not None
     first = run.reachable()[0]
     app.hover_map(*centre(run, first))
     where = f"第 1 行 · {'abcdefghij'[first.col]} 列"
-    assert (
-        canvas.tooltip
-        == f"{KIND_ZH[first.kind]}（{where}）：{KIND_TIP[first.kind]} · 可前往，点击进入"
-    )
+    said = f"{KIND_ZH[first.kind]}（{where}）：{KIND_TIP[first.kind]} · 可前往，点击进入"
+    assert tip.value == f"<b>{said}</b>"
     boss = run.tmap.boss(0)
     app.hover_map(*centre(run, boss))
-    assert canvas.tooltip.startswith("首领（第 8 行") and canvas.tooltip.endswith("现在到不了")
-    app.hover_map(0, 0)
-    assert canvas.tooltip == ""
+    assert tip.value.startswith("<b>首领（第 8 行") and tip.value.endswith("现在到不了</b>")
+    app.hover_map(0, 0)  # off the nodes: the last description stays
+    assert tip.value.startswith("<b>首领")
     floor = [n for n in run.tmap if n.floor == run.floor]
     assert all(node_under(run, *centre(run, n)) == n for n in floor)
 

@@ -100,6 +100,7 @@ class TowerApp(W.VBox):
         self.run: Run | None = None
         self.match_widget: TowerMatchWidget | None = None
         self.canvas: Canvas | None = None
+        self.map_tip: W.HTML | None = None
         self.reward_row: CardRow | None = None
         self.shop_row: CardRow | None = None
         self._auto_task: asyncio.Task[None] | None = None
@@ -231,7 +232,11 @@ class TowerApp(W.VBox):
             )
             for n in run.reachable()
         ]
-        self.body.children = [canvas, W.HBox(buttons)]
+        # The node under the pointer, described on a line under the map (a title attribute
+        # is no option: ipycanvas's view and ipywidgets' Box view both ignore `tooltip`).
+        self.map_tip = W.HTML("<span style='color:#777'>把鼠标移到节点上查看说明</span>")
+        self.map_tip.add_class("tp-tower-tip")
+        self.body.children = [canvas, self.map_tip, W.HBox(buttons)]
         self.draw_map()
 
     def draw_map(self) -> None:
@@ -240,13 +245,13 @@ class TowerApp(W.VBox):
                 run_ops(self.canvas, map_ops(self.run))
 
     def hover_map(self, x: float, y: float) -> None:
-        """The node under the pointer becomes the canvas's tooltip (its title)."""
-        if self.canvas is None or self.run is None or self.run.screen != "map":
+        """Describe the node under the pointer on the line under the map."""
+        if self.map_tip is None or self.run is None or self.run.screen != "map":
             return
         node = node_under(self.run, x, y)
-        tip = node_tip(self.run, node) if node is not None else ""
-        if self.canvas.tooltip != tip:
-            self.canvas.tooltip = tip
+        tip = f"<b>{html.escape(node_tip(self.run, node))}</b>" if node is not None else ""
+        if tip and self.map_tip.value != tip:
+            self.map_tip.value = tip
 
     def click_map(self, x: float, y: float) -> None:
         if self.run is not None and self.run.screen == "map":
