@@ -170,4 +170,5 @@ GAME = Game(
     controller="throne_lib.games.pin.ui.widget:pin_app",
     parse_table=parse_table,
     cli="throne_lib.games.pin.cli:CLI",
+    balance="throne_lib.games.pin.balance:BALANCE",
 )
