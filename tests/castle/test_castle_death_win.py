@@ -163,7 +163,7 @@ def test_lord_dies_enemies_win() -> None:
     )
     P(m, 4).alive = False
     do(m, "attack h1 0 sword", "end_play")
-    assert m.is_over and m.state.end_rule == "CH-WIN-2"
+    assert m.is_over and m.state.end_rule == "CH-WIN-2" == m.end_reason
     assert m.returns() == [1.0, -1.0, 1.0, -1.0, 1.0]
     assert all(p["role"] != "?" for p in m.observation(3)["players"])
     m2 = scen(

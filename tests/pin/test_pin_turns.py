@@ -210,6 +210,7 @@ def test_round_limit_hp_decides(pos: PosFn) -> None:
     m = pos("hq 乙 aur_hq hp=100\n", active="乙", turn=60)
     m.apply("end")
     assert m.is_over and m.state.winner == 0 and m.returns() == [1.0, -1.0]
+    assert m.end_reason == "round_limit"
     m = pos("", active="乙", turn=60)
     m.apply("end")
     assert m.is_over and m.state.winner == -1 and m.returns() == [0.0, 0.0]
@@ -251,6 +252,7 @@ def test_victory_and_draw_when_both_fall(pos: PosFn) -> None:
     m = pos("hq 乙 aur_hq hp=10 mshield=0\nhand 甲 anv_orbital\n")
     events = m.apply("play anv_orbital hq1")
     assert m.is_over and m.state.winner == 0 and events[-1].kind == "over"
+    assert m.end_reason == "hq"
     assert m.legal_actions() == []
     illegal(m, "end", "PIN-HQ-4")
     from throne_lib.games.pin import combat

@@ -119,6 +119,11 @@ class CastleMatch:
     def hash(self) -> str:
         return hashlib.sha256(repr(canonical(self.state)).encode()).hexdigest()[:16]
 
+    @property
+    def end_reason(self) -> str:
+        """The rule that ended the match (CH-WIN-1), e.g. ``CH-TURN-11``; empty while it runs."""
+        return self.state.end_rule
+
     def returns(self) -> list[float]:
         return list(self.state.result) if self.state.result else [0.0] * self.state.n
 

@@ -281,12 +281,13 @@ def check_win(m: PinMatch) -> None:
         winner = -1 if m.rules.both_hq_fall_draw else 1 - st.active
     else:
         winner = 1 - fallen[0]
-    finish(m, winner, "总部被摧毁")
+    finish(m, winner, "总部被摧毁", "hq")
 
 
-def finish(m: PinMatch, winner: int, why: str) -> None:
+def finish(m: PinMatch, winner: int, why: str, reason: str) -> None:
+    """End the match; ``reason`` is the short machine word (``hq``, ``round_limit``, …)."""
     st = m.state
-    st.winner, st.phase, st.pending = winner, "over", None
+    st.winner, st.phase, st.pending, st.end_reason = winner, "over", None, reason
     st.queue.clear()
     st.after.clear()
     result = "平局" if winner < 0 else f"{SIDE_NAMES[winner]}获胜"
@@ -297,7 +298,12 @@ def end_by_round_limit(m: PinMatch) -> None:
     """PIN-TURN-7: after the last round the HQ with more HP wins; equal is a draw."""
     h0, h1 = m.state.units[0].hp, m.state.units[1].hp
     m.state.turn -= 1
-    finish(m, -1 if h0 == h1 else (0 if h0 > h1 else 1), f"第{m.rules.round_limit}轮结束")
+    finish(
+        m,
+        -1 if h0 == h1 else (0 if h0 > h1 else 1),
+        f"第{m.rules.round_limit}轮结束",
+        "round_limit",
+    )
 
 
 def preview(m: PinMatch, uid: int, tid: int, dtype: str) -> dict[str, Any]:

@@ -146,6 +146,11 @@ class PinMatch:
         ).encode()  # int hashing is stable
         return hashlib.sha256(blob).hexdigest()[:16]
 
+    @property
+    def end_reason(self) -> str:
+        """Why the match ended (``hq``, ``round_limit``); empty while it runs."""
+        return self.state.end_reason
+
     def returns(self) -> list[float]:
         w = self.state.winner
         if w is None or w < 0:

@@ -105,6 +105,7 @@ class State:
     revealed: list[str] = field(default_factory=lambda: ["", ""])
     ties: int = 0
     last_drawn: list[str] = field(default_factory=lambda: ["", ""])
+    end_reason: str = ""  # why the match ended (follows from winner and phase: not in key())
 
     def clone(self) -> State:
         rng = random.Random()
@@ -138,6 +139,7 @@ class State:
             revealed=list(self.revealed),
             ties=self.ties,
             last_drawn=list(self.last_drawn),
+            end_reason=self.end_reason,
         )
 
     def key(self) -> tuple[Any, ...]:
