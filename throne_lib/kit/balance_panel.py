@@ -65,6 +65,7 @@ def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None 
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.5, max([1, *xs, *(p.n_changes for p in res.proposals)]) + 0.5)
     ax.set_xlabel("改动字段数 (changes)")
     ax.set_ylabel("失衡度 (imbalance)")
     ax.set_title("帕累托前沿 · Pareto front")
