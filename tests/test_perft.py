@@ -19,7 +19,6 @@ the engine.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,38 +27,16 @@ import pytest
 
 from throne_lib import CardDB, Match, load_cards
 from throne_lib.games.throne.scenario import load_scenario
+from throne_lib.kit import perft as kit_perft
+from throne_lib.kit.perft import perft
 
 PERFT_DIR = Path(__file__).resolve().parent / "perft"
-POSITIONS = sorted(p.stem for p in PERFT_DIR.glob("*.json"))
+POSITIONS = kit_perft.positions(PERFT_DIR)
 
 
-def perft(m: Match, depth: int) -> int:
-    """Legal action sequences of length ``depth`` (a sequence ends early at a match end)."""
-    actions = m.legal_actions()
-    assert len(set(actions)) == len(actions), "duplicate legal actions"
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        child = m.copy()
-        child.apply(a)
-        total += 1 if child.is_over else perft(child, depth - 1)
-    return total
-
-
-def divide(m: Match, depth: int) -> dict[str, int]:
-    """Leaves below each first action, by the action's text."""
-    out = {}
-    for a in m.legal_actions():
-        child = m.copy()
-        child.apply(a)
-        out[a.text(m.geo)] = 1 if depth == 1 or child.is_over else perft(child, depth - 1)
-    return out
-
-
-def load(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((PERFT_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    return data
+def action_name(m: Any, a: Any) -> str:
+    """A Throne action's text names its cells (the divide's keys)."""
+    return str(a.text(m.geo))
 
 
 def position(data: dict[str, Any], db: CardDB) -> Match:
@@ -74,35 +51,15 @@ def test_there_are_three_positions() -> None:
 def test_perft_counts(db: CardDB, name: str) -> None:
     """R-TURN-12 (deterministic copies), R-COMBAT-5, R-FLY-2, R-BARRACKS-9, R-OPEN-2:
     the stored number of legal action sequences at every depth."""
-    data = load(name)
+    data = kit_perft.load(PERFT_DIR, name)
     m = position(data, db)
-    counts = [perft(m, d) for d in range(1, data["depth"] + 1)]
-    if counts != data["counts"]:
-        now = divide(m, data["depth"])
-        was = data["divide"]
-        changed = {
-            k: (was.get(k), now.get(k))
-            for k in sorted(set(was) | set(now))
-            if was.get(k) != now.get(k)
-        }
-        pytest.fail(
-            f"{name}: counts {counts} != stored {data['counts']}; divide (stored, now): {changed}"
-        )
+    _, changed = kit_perft.check(data, lambda _d: m, action_name)
+    if changed:
+        pytest.fail(f"{name}: {changed}")
     assert perft(m, 1) == len(m.legal_actions())
     assert m.hash() == position(data, db).hash(), "perft must not change the position"
 
 
-def regenerate(names: list[str]) -> None:
-    db = load_cards()
-    for name in names:
-        data = load(name)
-        m = position(data, db)
-        data["counts"] = [perft(m, d) for d in range(1, data["depth"] + 1)]
-        data["divide"] = divide(m, data["depth"])
-        path = PERFT_DIR / f"{name}.json"
-        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        print(f"{name}: {data['counts']}")
-
-
 if __name__ == "__main__":
-    regenerate(sys.argv[1:] or POSITIONS)
+    cards = load_cards()
+    kit_perft.regenerate(PERFT_DIR, sys.argv[1:], lambda d: position(d, cards), action_name)

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from throne_lib import Action, CardDB, Match, SideSetup
-from throne_lib.games.throne.ui.widget import MatchWidget, safe_hold
+from throne_lib.games.throne.ui.widget import MatchWidget
 from throne_lib.kit.agents import RandomAgent
+from throne_lib.kit.ui.canvas import safe_hold
 
 Scenario = Callable[..., Match]
 

@@ -145,16 +145,17 @@ def cmd_cards_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    """``throne log FILE [--csv [OUT]]``: the log's event table (issue: match review)."""
-    from throne_lib.review import events_frame
+    """``throne log FILE [--csv [OUT]]``: the log's event table, described by the log's
+    game (its registered review hooks, or the kit's generic rows)."""
+    from throne_lib.kit.log import read_log
+    from throne_lib.kit.review import events_frame, summary
 
-    frame = events_frame(args.file)
+    log = read_log(args.file)
+    if args.game_given and log.game != args.game:
+        raise CliError(f"{args.file} is a {log.game} log, not {args.game}")
+    frame = events_frame(log)
     if args.csv is None:
-        counts = frame["kind"].value_counts()
-        print(f"{args.file}: {len(frame)} events in {frame['step'].max()} actions")
-        for kind, n in counts.items():
-            if n:
-                print(f"  {kind:<14} {n}")
+        print("\n".join(summary(frame, args.file)))
         return 0
     if args.csv == "-":
         frame.to_csv(sys.stdout, index=False)

@@ -15,7 +15,9 @@ import pandas as pd
 from throne_lib.games.throne.board import SIDE_NAMES
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.state import THRONE
+from throne_lib.kit import review as kit_review
 from throne_lib.kit.log import LogFile, LogRecord, iter_replay, read_log
+from throne_lib.kit.review import Describe, ReviewHooks
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -53,44 +55,45 @@ def _log(log: LogFile | str | Path) -> LogFile:
     return log if isinstance(log, LogFile) else read_log(log)
 
 
-def events_frame(log: LogFile | str | Path) -> pd.DataFrame:
-    """One row per event of the log, with typed columns (see ``EVENT_COLUMNS``)."""
-    lf = _log(log)
+def _describer(lf: LogFile) -> Describe:
+    """Throne's row of one event: sides by name, cards and cells named."""
     db = lf.header.db
     geo_names = _cell_names(lf)
-    rows: list[dict[str, Any]] = []
-    for rec in lf.records:
-        for ev in rec.events:
-            actor = str(ev.get("actor", ""))
-            target = str(ev.get("target", ""))
-            side = int(ev.get("side", -1))
-            rows.append(
-                {
-                    "step": rec.i,
-                    "round": int(ev.get("round", 0)),
-                    "side": SIDE_NAMES[side] if side in (0, 1) else "",
-                    "action": rec.action,
-                    "kind": str(ev["kind"]),
-                    "actor": actor,
-                    "actor_name": db[actor].name if actor in db else "",
-                    "cell": geo_names(ev.get("cell", -1)),
-                    "target": target,
-                    "target_name": db[target].name if target in db else "",
-                    "target_cell": geo_names(ev.get("target_cell", -1)),
-                    "amount": int(ev.get("amount", 0)),
-                    "note": str(ev.get("note", "")),
-                }
-            )
-    frame = pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
-    return frame.astype(
-        {
-            "step": "int64",
-            "round": "int64",
-            "amount": "int64",
-            "side": "category",
-            "kind": "category",
+
+    def describe(rec: LogRecord, ev: dict[str, Any]) -> dict[str, Any]:
+        actor = str(ev.get("actor", ""))
+        target = str(ev.get("target", ""))
+        side = int(ev.get("side", -1))
+        return {
+            "step": rec.i,
+            "round": int(ev.get("round", 0)),
+            "side": SIDE_NAMES[side] if side in (0, 1) else "",
+            "action": rec.action,
+            "kind": str(ev["kind"]),
+            "actor": actor,
+            "actor_name": db[actor].name if actor in db else "",
+            "cell": geo_names(ev.get("cell", -1)),
+            "target": target,
+            "target_name": db[target].name if target in db else "",
+            "target_cell": geo_names(ev.get("target_cell", -1)),
+            "amount": int(ev.get("amount", 0)),
+            "note": str(ev.get("note", "")),
         }
-    )
+
+    return describe
+
+
+# Throne's review hooks (Game.review): the kit's events_frame with Throne's columns.
+REVIEW = ReviewHooks(
+    EVENT_COLUMNS,
+    _describer,
+    {"step": "int64", "round": "int64", "amount": "int64", "side": "category", "kind": "category"},
+)
+
+
+def events_frame(log: LogFile | str | Path) -> pd.DataFrame:
+    """One row per event of the log, with typed columns (see ``EVENT_COLUMNS``)."""
+    return kit_review.events_frame(_log(log), REVIEW)
 
 
 def _cell_names(lf: LogFile) -> Any:

@@ -62,4 +62,5 @@ def test_board_widget_plays_a_quick_match_by_clicks(new_match) -> None:  # type:
         buttons = [b for b in board.prompt.children if hasattr(b, "click")]
         buttons[-1].click()
     assert m.is_over and "对局结束" in board.info.value and deployed > 0
-    assert "战报" in board.log_panel.value and "pin-state" in board.status.value
+    assert "战报" in board.log_panel.title.value and board.log_panel.html.value
+    assert "pin-state" in board.status.value

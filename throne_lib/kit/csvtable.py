@@ -16,11 +16,23 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from throne_lib.kit.textfile import TextFileError, decode_utf8
 
 MAX_CELL = 100_000  # characters in one cell (csv's own field limit is 131072)
+
+Reporter = Callable[[str, str], None]  # (column, message) -> a problem of one row
+
+
+def reporter(problems: list[str], filename: str, row: int) -> Reporter:
+    """A function adding ``FILE:ROW:COLUMN: message`` problems of one row to ``problems``."""
+
+    def err(col: str, msg: str) -> None:
+        problems.append(f"{filename}:{row}:{col}: {msg}")
+
+    return err
 
 
 def read_table_text(path: Path, problems: list[str]) -> str | None:

@@ -80,6 +80,7 @@ class Game:
     rulebook: str = ""  # file name of the rulebook under the shared specs, e.g. "RULES.md"
     log_codec: Any = None  # a kit.log.LogCodec or "module:attr"; None: kit.log.SimpleCodec
     sim_hooks: Any = None  # a kit.sim.SimHooks or "module:attr"; None: the kit's rows only
+    review: Any = None  # a kit.review.ReviewHooks or "module:attr"; None: the kit's event rows
     parse_table: Callable[[str], Any] | None = None  # card-table text -> the game's table
     # the other tables of ``card_tables``: file name -> (text, file name) -> table; a bad
     # table raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load them all)

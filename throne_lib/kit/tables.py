@@ -9,6 +9,12 @@ watcher (:mod:`throne_lib.kit.live`) and the CLI (one line per problem) rely on 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class TableError(ValueError):
     """Every problem of a table, one ``file:row:column: message`` per line."""
@@ -16,3 +22,41 @@ class TableError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__(f"{len(problems)} problem(s) in the card table:\n" + "\n".join(problems))
+
+
+@dataclass(frozen=True)
+class RowTable(Mapping[str, T]):
+    """A loaded table's rows by id, read-only, with the digest of its text (relics,
+    events … any table a game keys by id)."""
+
+    rows: Mapping[str, T]
+    hash: str = ""
+
+    def __getitem__(self, key: str) -> T:
+        return self.rows[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
+class CardTable(Mapping[str, T]):
+    """A game's loaded card table: ``id -> card`` read-only, with the table's text
+    (``source``, embedded in match logs), its digest and the file it came from."""
+
+    cards: Mapping[str, T]
+    source: str = field(repr=False)
+    hash: str = ""
+    path: str = ""
+
+    def __getitem__(self, key: str) -> T:
+        return self.cards[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)

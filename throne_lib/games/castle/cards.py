@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
+from throne_lib.kit.csvtable import Reporter, read_rows, read_table_text, reporter
+from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
 COLUMNS = ("id", "name", "title", "kind", "hp", "value", "range", "traits", "count", "text")
@@ -68,7 +66,7 @@ TRAITS: dict[str, bool] = {
 BOX_SIZE = 140
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TRAIT = re.compile(r"^([a-z_]+)(?:\((-?\d+(?:\.\d+)?)\))?$")
-Err = Callable[[str, str], None]
+
 UNIT_KINDS = ("hero", "special_soldier", "soldier", "token:soldier")
 
 
@@ -116,23 +114,8 @@ class CastleCard:
         return self.kind in ("special_soldier", "soldier", "token:soldier")
 
 
-@dataclass(frozen=True)
-class CastleCards(Mapping[str, CastleCard]):
+class CastleCards(CardTable[CastleCard]):
     """``id -> CastleCard`` plus the table's source text and hash."""
-
-    cards: Mapping[str, CastleCard]
-    source: str = field(repr=False)
-    hash: str = ""
-    path: str = ""
-
-    def __getitem__(self, key: str) -> CastleCard:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
 
     def of(self, *kinds: str) -> list[CastleCard]:
         return [c for c in self.cards.values() if c.kind in kinds or c.family in kinds]
@@ -148,10 +131,10 @@ DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards-castle.csv"
 def load_castle_cards(path: str | Path | None = None) -> CastleCards:
     """Read and validate ``cards-castle.csv`` (or the table at ``path``)."""
     p = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
+    problems: list[str] = []
+    text = read_table_text(p, problems)  # a bad byte at its line and column
+    if text is None:
+        raise CardTableError(problems)
     return parse_castle_cards(text, p.name, str(p))
 
 
@@ -159,30 +142,14 @@ def parse_castle_cards(
     text: str, filename: str = "cards-castle.csv", path: str = ""
 ) -> CastleCards:
     """Validate CSV text and build the table; raise :class:`CardTableError`."""
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        line = int(m.group(1)) if m else 1
-        raise CardTableError([f"{filename}:{line}:-: not a valid CSV table ({exc})"]) from None
     problems: list[str] = []
-    missing = [c for c in COLUMNS if c not in frame.columns]
-    for col in missing:
-        problems.append(f"{filename}:1:{col}: missing column (expected: {', '.join(COLUMNS)})")
-    if missing:
+    rows = read_rows(text, filename, COLUMNS, problems)  # the kit's strict reading
+    if not rows:
         raise CardTableError(problems)
-    for col in frame.columns:
-        if col not in COLUMNS:
-            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(COLUMNS)})")
     cards: dict[str, CastleCard] = {}
     first: dict[str, int] = {}
-    for index, raw in enumerate(frame.to_dict("records")):
-        row = index + 2
-        rec = {str(k): str(v).strip() for k, v in raw.items()}
-
-        def err(col: str, msg: str, row: int = row) -> None:
-            problems.append(f"{filename}:{row}:{col}: {msg}")
-
+    for row, rec in rows:
+        err = reporter(problems, filename, row)
         card = _row(rec, err)
         if card is None:
             continue
@@ -194,7 +161,7 @@ def parse_castle_cards(
     total = sum(c.count for c in cards.values())
     if not problems and total != BOX_SIZE:
         problems.append(
-            f"{filename}:{len(frame) + 1}:count: the box must hold {BOX_SIZE} cards "
+            f"{filename}:{rows[-1][0]}:count: the box must hold {BOX_SIZE} cards "
             f"(CH-DECK-1), the counts add up to {total}"
         )
     if problems:
@@ -203,7 +170,7 @@ def parse_castle_cards(
     return CastleCards(cards=cards, source=text, hash=digest, path=path)
 
 
-def _int(rec: dict[str, str], col: str, err: Err, *, allow_blank: bool) -> int | None:
+def _int(rec: dict[str, str], col: str, err: Reporter, *, allow_blank: bool) -> int | None:
     raw = rec[col]
     if raw in ("", "–", "-") and allow_blank:
         return 0
@@ -213,7 +180,7 @@ def _int(rec: dict[str, str], col: str, err: Err, *, allow_blank: bool) -> int |
     return int(raw)
 
 
-def _row(rec: dict[str, str], err: Err) -> CastleCard | None:
+def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
     e = err
     ok = True
     if not _ID.match(rec["id"]):

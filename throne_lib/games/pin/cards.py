@@ -11,7 +11,6 @@ import functools
 import hashlib
 import io
 import re
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +34,8 @@ from throne_lib.games.pin.words import (
     parse_effects,
     parse_keywords,
 )
+from throne_lib.kit.csvtable import read_rows, read_table_text
+from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
 COLUMNS = (
@@ -115,21 +116,8 @@ class PinCard:
         return "；".join(parts)
 
 
-@dataclass(frozen=True)
-class PinCardDB(Mapping[str, PinCard]):
-    cards: Mapping[str, PinCard]
-    source: str = field(repr=False)
-    hash: str = ""
-    path: str = ""
-
-    def __getitem__(self, key: str) -> PinCard:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+class PinCardDB(CardTable[PinCard]):
+    """``id -> PinCard`` plus the table's source text and hash."""
 
     @functools.cached_property
     def keywords(self) -> dict[str, dict[str, int]]:
@@ -152,34 +140,23 @@ class PinCardDB(Mapping[str, PinCard]):
 
 def load_pin_cards(path: str | Path | None = None, rules: Rules = PIN_RULES) -> PinCardDB:
     p = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CardTableError([f"{p.name}:1:-: not UTF-8 text ({exc.reason})"]) from None
+    problems: list[str] = []
+    text = read_table_text(p, problems)  # a bad byte at its line and column
+    if text is None:
+        raise CardTableError(problems)
     return parse_pin_cards(text, p.name, str(p), rules)
 
 
 def parse_pin_cards(
     text: str, filename: str = "cards-pin.csv", path: str = "", rules: Rules = PIN_RULES
 ) -> PinCardDB:
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise CardTableError([f"{filename}:1:-: not a valid CSV table ({exc})"]) from None
     problems: list[str] = []
-    missing = [c for c in COLUMNS if c not in frame.columns]
-    for col in missing:
-        problems.append(f"{filename}:1:{col}: missing column (expected: {', '.join(COLUMNS)})")
-    if missing:
+    rows = read_rows(text, filename, COLUMNS, problems)  # the kit's strict reading
+    if not rows:
         raise CardTableError(problems)
-    for col in frame.columns:
-        if col not in COLUMNS:
-            problems.append(f"{filename}:1:{col}: unknown column (expected: {', '.join(COLUMNS)})")
     cards: dict[str, PinCard] = {}
     names: dict[str, int] = {}
-    for index, raw in enumerate(frame.to_dict("records")):
-        row = index + 2
-        rec = {str(k): str(v).strip() for k, v in raw.items()}
+    for row, rec in rows:
         errs: list[tuple[str, str]] = []
         card = _row(rec, row, errs, rules)
         problems += [f"{filename}:{row}:{col}: {msg}" for col, msg in errs]

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from throne_lib.games.pin.cards import HQ, PinCardDB
 from throne_lib.games.pin.rules import PIN_RULES, Rules
+from throne_lib.kit.decks import DeckError as DeckError
+from throne_lib.kit.decks import DeckProblem as DeckProblem
 
 DECK_DIR = Path(__file__).resolve().parents[3] / "decks" / "pin"
 
@@ -31,23 +33,6 @@ class PinDeck:
 
     def __str__(self) -> str:
         return self.name
-
-
-@dataclass(frozen=True)
-class DeckProblem:
-    rule: str
-    message: str
-    cards: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        cards = f" [{', '.join(self.cards)}]" if self.cards else ""
-        return f"{self.rule}: {self.message}{cards}"
-
-
-class DeckError(ValueError):
-    def __init__(self, problems: list[DeckProblem] | list[str]) -> None:
-        self.problems = problems
-        super().__init__("illegal deck:\n" + "\n".join(str(p) for p in problems))
 
 
 def parse_deck(text: str, name: str = "deck") -> PinDeck:

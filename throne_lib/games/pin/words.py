@@ -1,6 +1,6 @@
 """PIN's effect words: the registry the card table's ``keywords`` and ``effects`` use.
 
-The grammar is the project's effect language (:mod:`throne_lib.games.throne.lang` for now: a
+The grammar is the kit's effect language (:mod:`throne_lib.kit.effectlang`: a
 comma-separated list of calls parsed with :mod:`ast` against a whitelist, clauses
 ``trigger: call, call`` separated by ``;``); the words are this game's own::
 
@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from throne_lib.games.pin.rules import DAMAGE_TYPES
-from throne_lib.games.throne.lang import LangError, _elements, _expr, _int, _src
+from throne_lib.kit.effectlang import Call as BaseCall
+from throne_lib.kit.effectlang import LangError as LangError
+from throne_lib.kit.effectlang import clause_parts
+from throne_lib.kit.effectlang import elements as _elements
+from throne_lib.kit.effectlang import expr as _expr
+from throne_lib.kit.effectlang import src as _src
+from throne_lib.kit.effectlang import whole_number as _int
 
 # Keywords (PIN-KW-*): name -> (takes a number?, Chinese)
 KEYWORDS: dict[str, tuple[bool, str]] = {
@@ -99,12 +105,8 @@ SPECS: dict[str, tuple[ParamType, ...]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
-    name: str
-    args: tuple[int | str, ...]
-
-    def text(self) -> str:
-        return f"{self.name}({', '.join(str(a) for a in self.args)})"
+class Call(BaseCall):
+    """An effect call of the kit's grammar with its PIN wording."""
 
     def zh(self) -> str:
         """The rulebook's wording of this effect."""
@@ -218,15 +220,9 @@ def parse_effects(text: str) -> tuple[Clause, ...]:
     if not text:
         return ()
     clauses: list[Clause] = []
-    for part in text.split(";"):
-        part = part.strip()
-        if not part:
-            continue
-        head, sep, body = part.partition(":")
-        if not sep:
-            raise LangError(f"expected 'trigger: effect(...)' in {part!r}")
-        trigger, counter_on, narrow = _trigger(head.strip())
-        calls = tuple(_call(node) for node in _elements(body.strip()))
+    for head, body in clause_parts(text):
+        trigger, counter_on, narrow = _trigger(head)
+        calls = tuple(_call(node) for node in _elements(body))
         if not calls:
             raise LangError(f"trigger {trigger} has no effect")
         chosen = {a for c in calls for a in c.args if isinstance(a, str) and a in CHOSEN_WHO}

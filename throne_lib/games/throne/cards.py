@@ -7,11 +7,10 @@ Every problem of a table is collected and raised at once as one
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,8 +19,8 @@ import pandas as pd
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
-from throne_lib.kit.csvtable import read_rows, read_table_text
-from throne_lib.kit.tables import TableError
+from throne_lib.kit.csvtable import read_rows, read_table_text, reporter
+from throne_lib.kit.tables import CardTable, TableError
 
 COLUMNS = (
     "id",
@@ -131,23 +130,9 @@ class CardTableError(TableError):
     :class:`~throne_lib.kit.tables.TableError`, so the live watcher and the CLI read it)."""
 
 
-@dataclass(frozen=True)
-class CardDB(Mapping[str, Card]):
-    """An immutable mapping ``id -> Card`` plus the table's source and hash."""
-
-    cards: Mapping[str, Card]
-    source: str = field(repr=False)  # the CSV text, embedded in match logs
-    hash: str = ""
-    path: str = ""
-
-    def __getitem__(self, key: str) -> Card:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+class CardDB(CardTable[Card]):
+    """An immutable mapping ``id -> Card`` plus the table's source (the CSV text,
+    embedded in match logs) and hash."""
 
     def by_name(self, name: str) -> Card:
         for card in self.cards.values():
@@ -199,7 +184,7 @@ def parse_cards(
     names: dict[str, int] = {}
     ids: dict[str, int] = {}
     for row, rec in rows:
-        err = functools.partial(_report, problems, filename, row)
+        err = reporter(problems, filename, row)
         card = _row(rec, row, err, limits)
         if card is None:
             broken.add(rec["id"])
@@ -223,10 +208,6 @@ def parse_cards(
 
 
 _NUMBER = re.compile(r"-?[0-9]{1,12}")
-
-
-def _report(problems: list[str], filename: str, row: int, col: str, msg: str) -> None:
-    problems.append(f"{filename}:{row}:{col}: {msg}")
 
 
 def _row(

@@ -11,31 +11,15 @@ Deck file format (UTF-8 text, ``#`` starts a comment)::
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from throne_lib.games.throne.cards import DECK_KINDS, RACES, CardDB
 from throne_lib.games.throne.match import SideSetup
+from throne_lib.kit.decks import DeckError as DeckError
+from throne_lib.kit.decks import DeckProblem as DeckProblem
 from throne_lib.kit.textfile import read_text, text_lines
 
 MAX_COUNT = 1000  # far above any deck rule (R-DECK-1); a sanity bound for a deck file
-
-
-@dataclass(frozen=True)
-class DeckProblem:
-    rule: str
-    message: str
-    cards: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        cards = f" [{', '.join(self.cards)}]" if self.cards else ""
-        return f"{self.rule}: {self.message}{cards}"
-
-
-class DeckError(ValueError):
-    def __init__(self, problems: list[DeckProblem]) -> None:
-        self.problems = problems
-        super().__init__("illegal deck:\n" + "\n".join(str(p) for p in problems))
 
 
 def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:

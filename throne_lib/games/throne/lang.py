@@ -14,7 +14,9 @@ Both columns are parsed with :mod:`ast` against a whitelist — never ``eval``.
 
 Arguments are whole numbers, selector names (``enemy``, ``adjacent_allies`` …)
 or card ids. The effect functions and their parameter types live in one
-registry (:mod:`throne_lib.games.throne.effects`); this module only knows the grammar.
+registry (:mod:`throne_lib.games.throne.effects`); this module knows Throne's words
+(keywords, triggers, selectors); the grammar itself is the kit's
+(:mod:`throne_lib.kit.effectlang`, shared with the other games' tables).
 """
 
 from __future__ import annotations
@@ -22,6 +24,16 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from typing import Literal
+
+from throne_lib.kit.effectlang import MAX_CHARS as MAX_CHARS
+from throne_lib.kit.effectlang import MAX_NUMBER as MAX_NUMBER
+from throne_lib.kit.effectlang import Call as Call
+from throne_lib.kit.effectlang import LangError as LangError
+from throne_lib.kit.effectlang import check_size, clause_parts
+from throne_lib.kit.effectlang import elements as _elements
+from throne_lib.kit.effectlang import expr as _expr
+from throne_lib.kit.effectlang import src as _src
+from throne_lib.kit.effectlang import whole_number as _int
 
 ParamType = Literal["int", "who", "place", "card"]
 
@@ -121,17 +133,6 @@ CHOSEN = frozenset(CHOSEN_WHO) | frozenset(CHOSEN_PLACE)
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
-    """One effect call: ``name(args...)`` with arguments already checked."""
-
-    name: str
-    args: tuple[int | str, ...]
-
-    def text(self) -> str:
-        return f"{self.name}({', '.join(str(a) for a in self.args)})"
-
-
-@dataclass(frozen=True, slots=True)
 class Clause:
     trigger: str
     mana: int
@@ -154,22 +155,6 @@ class Clause:
         return f"{head}: {', '.join(c.text() for c in self.calls)}"
 
 
-class LangError(ValueError):
-    """A problem in one cell of the table; the loader adds file, row and column."""
-
-
-# Sanity bounds of one cell: a cell longer than MAX_CHARS, or a number beyond MAX_NUMBER,
-# is an error, not a RecursionError or an overflow later (the loader passes the card
-# table's limits, :class:`throne_lib.games.throne.rules.CardLimits`).
-MAX_CHARS = 2000
-MAX_NUMBER = 999
-
-
-def _check_size(text: str, max_chars: int) -> None:
-    if len(text) > max_chars:
-        raise LangError(f"the cell has {len(text)} characters, at most {max_chars}")
-
-
 def parse_keywords(
     text: str, max_number: int = MAX_NUMBER, max_chars: int = MAX_CHARS
 ) -> tuple[tuple[str, int], ...]:
@@ -177,7 +162,7 @@ def parse_keywords(
     text = text.strip()
     if not text:
         return ()
-    _check_size(text, max_chars)
+    check_size(text, max_chars)
     out: list[tuple[str, int]] = []
     for node in _elements(text):
         if isinstance(node, ast.Name):
@@ -213,17 +198,11 @@ def parse_effects(
     text = text.strip()
     if not text:
         return ()
-    _check_size(text, max_chars)
+    check_size(text, max_chars)
     clauses: list[Clause] = []
-    for part in text.split(";"):
-        part = part.strip()
-        if not part:
-            continue
-        head, sep, body = part.partition(":")
-        if not sep:
-            raise LangError(f"expected 'trigger: effect(...)' in {part!r}")
-        trigger, mana, hp = _trigger(head.strip(), max_number)
-        calls = tuple(_call(node, specs, defaults, max_number) for node in _elements(body.strip()))
+    for head, body in clause_parts(text):
+        trigger, mana, hp = _trigger(head, max_number)
+        calls = tuple(_call(node, specs, defaults, max_number) for node in _elements(body))
         if not calls:
             raise LangError(f"trigger {trigger} has no effect")
         clause = Clause(trigger, mana, hp, calls)
@@ -316,40 +295,3 @@ def signature(name: str, params: tuple[ParamType, ...], default: tuple[int | str
 
 def _ptype_name(ptype: ParamType) -> str:
     return {"int": "number", "who": "target", "place": "place", "card": "card id"}[ptype]
-
-
-def _elements(text: str) -> list[ast.expr]:
-    node = _expr(f"({text},)")
-    assert isinstance(node, ast.Tuple)
-    return list(node.elts)
-
-
-def _expr(text: str) -> ast.expr:
-    try:
-        return ast.parse(text, mode="eval").body
-    except SyntaxError as exc:
-        raise LangError(f"cannot parse {_short(text.strip('(),'))!r}: {exc.msg}") from None
-    except (RecursionError, MemoryError):  # thousands of nested brackets or signs
-        raise LangError(f"cannot parse {_short(text.strip('(),'))!r}: nested too deeply") from None
-
-
-def _int(node: ast.expr, where: str, max_number: int = MAX_NUMBER) -> int:
-    sign = 1
-    while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):  # no recursion
-        sign, node = -sign, node.operand
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        if abs(node.value) > max_number:
-            raise LangError(f"{where}: {_short(str(node.value))} is beyond ±{max_number}")
-        return sign * node.value
-    raise LangError(f"{where} must be a whole number, got {_src(node)!r}")
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _src(node: ast.AST) -> str:
-    try:
-        return _short(ast.unparse(node))
-    except (RecursionError, MemoryError, ValueError):
-        return "(an expression nested too deeply)"

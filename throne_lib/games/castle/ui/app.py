@@ -10,13 +10,12 @@ human seat while the game runs (CH-UI-2); after the end a toggle reveals everyth
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
-from ipycanvas import Canvas, hold_canvas
+from ipycanvas import Canvas
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.agents import ScriptedAgent
@@ -25,6 +24,9 @@ from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.skills import SKILL_ZH
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
+from throne_lib.kit.ui.ai import AiTurns
+from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.shell import LogPanel, StatusLine
 
 PROMPT_ZH = {
     "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
@@ -72,10 +74,13 @@ class CastleApp:
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
         self.canvas.on_client_ready(self._client_ready)
-        self.status = W.HTML()
+        self.status = StatusLine("castle-status", "castle-state")
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.buttons = W.VBox()
-        self.log = W.HTML(layout=W.Layout(height="260px", overflow="auto", width="360px"))
+        self.log_panel = LogPanel(
+            width=360, height=260, title="<b>战报</b>（最新在上）", css="castle-log"
+        )
+        self.log = self.log_panel.html
         self.reveal = W.ToggleButton(description="显示全部身份", disabled=True)
         self.reveal.observe(lambda _: self.refresh(), names="value")
         self.players_w = W.Dropdown(options=list(range(3, 9)), value=players, description="人数")
@@ -89,18 +94,20 @@ class CastleApp:
         settings = W.HBox([self.players_w, self.seed_w, self.rounds_w, self.tempo_w, new])
         for widget, css in (
             (self.status, "castle-status"), (self.buttons, "castle-actions"),
-            (self.hand, "castle-hand"), (self.log, "castle-log"), (self.canvas, "castle-table"),
+            (self.hand, "castle-hand"), (self.canvas, "castle-table"),
             (self.rounds_w, "castle-rounds"), (self.tempo_w, "castle-tempo"), (new, "castle-new"),
             (self.reveal, "castle-reveal"),
         ):  # fmt: skip
             widget.add_class(css)
         self.widget = W.VBox(
-            [settings, self.status, W.HBox([self.canvas, W.VBox([self.buttons, self.log])]),
+            [settings, self.status, W.HBox([self.canvas, W.VBox([self.buttons, self.log_panel])]),
              self.hand, self.reveal],
         )  # fmt: skip
         self.selected: str | None = None
         self.focus: int | None = None
-        self._task: asyncio.Task[None] | None = None
+        self.ai = AiTurns(
+            self._ai_to_move, self.ai_step, after=self.refresh, delay=lambda: self.tempo
+        )
         self.human_choice = human
         self.new_match()
 
@@ -176,38 +183,23 @@ class CastleApp:
         self.schedule_ai()
 
     # --- AI seats -----------------------------------------------------------------------
+    def _ai_to_move(self) -> bool:
+        return not self.match.is_over and self.match.current_seat != self.human
+
     def ai_step(self) -> bool:
         m = self.match
-        if m.is_over or m.current_seat == self.human:
+        if not self._ai_to_move():
             return False
         m.apply(self.agents[m.current_seat].choose(m))
         return True
 
     def run_ai(self) -> None:
         """Let the AIs play until the human is asked or the game ends (no waiting)."""
-        while self.ai_step():
-            pass
-        self.refresh()
+        self.ai.run_now()
 
     def schedule_ai(self) -> None:
-        if self.tempo <= 0:
-            self.run_ai()
-            return
-        try:
-            loop = asyncio.get_event_loop()
-        except RuntimeError:
-            self.run_ai()
-            return
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._ai_loop())
-
-    async def _ai_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.tempo)
-            if not self.ai_step():
-                break
-            self.refresh()
-        self.refresh()
+        self.ai.mode = "sync" if self.tempo <= 0 else "async"
+        self.ai.start()
 
     # --- drawing ------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -218,7 +210,7 @@ class CastleApp:
         if self.selected is not None:
             for a in self.shown():
                 targets |= target_seats(obs, a)
-        with hold_canvas():
+        with safe_hold():
             draw_table(self.canvas, obs, cards, targets)
         me = obs["players"][self.human]
         step = {"start": "回合开始", "draw": "摸牌", "play": "出牌", "command": "指挥",
@@ -233,9 +225,10 @@ class CastleApp:
         else:
             turn = "等待其他玩家……"
         role = obs["players"][self.human]["role_zh"]
-        self.status.value = (
-            f"<b>你的身份：{role}</b> · 英雄 {me['hero_name'] or '未选'} · "
-            f"第{obs['round']}轮 · 阶段 {step} · {turn}"
+        self.status.show(
+            f"你的身份：{role} · 英雄 {me['hero_name'] or '未选'} · "
+            f"第{obs['round']}轮 · 阶段 {step} · {turn}",
+            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
         )
         counts = Counter(obs["hand"])
         sources = {k for k in (source_of(a) for a in self.legal()) if k is not None}
@@ -265,8 +258,7 @@ class CastleApp:
             b.on_click(self._presser(a))
             rows.append(b)
         self.buttons.children = rows
-        lines = obs["log"][-40:]
-        self.log.value = "<br>".join(lines[::-1])
+        self.log_panel.show_lines(obs["log"][-40:][::-1])
 
     def _chooser(self, key: str) -> Callable[[Any], None]:
         return lambda _b: self.select(key)

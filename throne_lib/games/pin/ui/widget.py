@@ -6,20 +6,22 @@ one action at a time at the chosen tempo (PIN-AI-1).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import html
 import json
 from typing import Any
 
 import ipywidgets as W
-from ipycanvas import Canvas, hold_canvas
+from ipycanvas import Canvas
 
 from throne_lib.games.pin import ui_model as ui
 from throne_lib.games.pin.agents import ScriptedAgent
 from throne_lib.games.pin.hexes import CELLS, SIDE_NAMES, label
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES
+from throne_lib.kit.ui.ai import AiTurns
+from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
 
 S = 52.0  # hex radius in pixels
 MARGIN = S + 12
@@ -49,24 +51,32 @@ class PinBoard(W.VBox):
         self.ai_mode = ai_mode
         self.tempo = tempo
         self.seq = 0  # inputs handled (the page shows it for browser tests)
-        self._task: asyncio.Task[None] | None = None
         self.canvas = Canvas(
             width=WIDTH, height=HEIGHT, layout=W.Layout(width=f"{WIDTH}px", height=f"{HEIGHT}px")
         )
         self.canvas.on_mouse_down(self._on_click)
         self.canvas.add_class("pin-canvas")
-        self.top = W.HTML()
         self.prompt = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.info = W.HTML()
-        self.log_panel = W.HTML(
-            layout=W.Layout(width="360px", height=f"{HEIGHT + 120}px", overflow="auto")
+        self.topbar = TopBar()
+        self.top = self.topbar.info
+        # The status line: the prompt, a refusal or the result, and the state for tests.
+        self.status = StatusLine("pin-status", "pin-info pin-state", width=WIDTH)
+        self.info = self.status
+        self.result_box = ResultPanel("pin-result")
+        self.log_panel = LogPanel(
+            width=360, height=HEIGHT + 120, title="<b>战报</b>（最新在上）", css="pin-log"
         )
-        self.log_panel.add_class("pin-log")
-        self.status = W.HTML()
-        left = W.VBox([self.top, self.canvas, self.info, self.prompt, self.hand])
-        super().__init__([W.HBox([left, self.log_panel]), self.status])
+        board = W.VBox([self.canvas, self.prompt, self.hand], layout=W.Layout(width=f"{WIDTH}px"))
+        super().__init__(frame(self.topbar, self.result_box, self.status, board, [self.log_panel]))
         self.add_class("pin-board")
+        self.ai = AiTurns(
+            self._ai_to_move,
+            lambda: self.ctrl.ai_step(self.agent),
+            after=self.refresh,
+            delay=lambda: TEMPO_S[self.tempo],
+            mode=ai_mode,
+        )
         self.refresh()
         self._ai()
 
@@ -99,29 +109,19 @@ class PinBoard(W.VBox):
             self.ctrl.message = str(exc)
 
     # --- the AI --------------------------------------------------------------------
-    def _ai(self) -> None:
-        if self.match.is_over or self.match.current_seat == self.human:
-            return
-        if self.ai_mode == "sync":
-            while not self.match.is_over and self.match.current_seat != self.human:
-                self.ctrl.ai_step(self.agent)
-            self.refresh()
-            return
-        if self._task is None or self._task.done():
-            self._task = asyncio.ensure_future(self._ai_loop())
+    def _ai_to_move(self) -> bool:
+        return not self.match.is_over and self.match.current_seat != self.human
 
-    async def _ai_loop(self) -> None:
-        while not self.match.is_over and self.match.current_seat != self.human:
-            await asyncio.sleep(TEMPO_S[self.tempo])
-            self.ctrl.ai_step(self.agent)
-            self.refresh()
+    def _ai(self) -> None:
+        self.ai.mode = self.ai_mode
+        self.ai.start()
 
     # --- drawing ---------------------------------------------------------------------
     def refresh(self) -> None:
         m, seat = self.match, self.human
         obs = dict(m.observation(seat))
         marks = self.ctrl.highlights()
-        with hold_canvas():
+        with safe_hold():
             self._draw_board(obs, marks)
         bar = ui.top_bar(m, seat)
         cp = " ".join(f"{SIDE_NAMES[s]} {bar['cp'][s]}" for s in (0, 1))
@@ -136,9 +136,18 @@ class PinBoard(W.VBox):
         if m.is_over:
             w = m.state.winner
             info = "对局结束：" + ("平局" if w is None or w < 0 else f"{SIDE_NAMES[w]}获胜")
-        self.info.value = f"<div class='pin-info'>{html.escape(info)}</div>"
-        lines = "".join(f"<div>{html.escape(t)}</div>" for t in reversed(self.ctrl.log[-300:]))
-        self.log_panel.value = f"<b>战报</b>（最新在上）{lines}"
+            hqs = " · ".join(
+                f"{SIDE_NAMES[side]}总部 {ui.hq_badge(obs, side, m.rules.hq_hp)['hp']}"
+                for side in (0, 1)
+            )
+            self.result_box.show(
+                f"<div style='font-size:20px;font-weight:bold'>{html.escape(info)}</div>"
+                f"<div>第 {m.state.round} 轮 · {html.escape(hqs)}</div>"
+            )
+        elif not info:
+            p = ui.prompt(m) if self.ctrl.my_turn else None
+            info = p["title"] if p else ("轮到你" if self.ctrl.my_turn else "对手行动中……")
+        self.log_panel.show_lines(self.ctrl.log[-300:][::-1])
         d = m.state.pending
         data = {
             "seq": self.seq,
@@ -150,10 +159,7 @@ class PinBoard(W.VBox):
             "marks": json.dumps(marks),
             "selected": self.ctrl.sel.unit or self.ctrl.sel.card,
         }
-        attrs = " ".join(f"data-{k}='{html.escape(str(v), quote=True)}'" for k, v in data.items())
-        self.status.value = (
-            f"<div class='pin-state' {attrs}>{html.escape(str(data['phase']))}</div>"
-        )
+        self.status.show(info, data, error=bool(self.ctrl.message))
 
     def _draw_board(self, obs: dict[str, Any], marks: dict[str, list[str]]) -> None:
         c, seat = self.canvas, self.human

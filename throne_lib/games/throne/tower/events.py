@@ -20,7 +20,6 @@ Every event needs at least one option that costs no gold, so a poor run can leav
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,10 +31,10 @@ from throne_lib.games.throne.tower.tables import (
     digest,
     parse_calls,
     parse_int,
-    read_rows,
     read_text,
-    reporter,
 )
+from throne_lib.kit.csvtable import read_rows, reporter
+from throne_lib.kit.tables import RowTable
 
 COLUMNS = ("event", "name", "text", "option", "label", "effects")
 EFFECTS: dict[str, bool] = {
@@ -71,19 +70,8 @@ class TowerEvent:
     row: int = 0
 
 
-@dataclass(frozen=True)
-class EventDB(Mapping[str, TowerEvent]):
-    events: Mapping[str, TowerEvent]
-    hash: str = ""
-
-    def __getitem__(self, key: str) -> TowerEvent:
-        return self.events[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.events)
-
-    def __len__(self) -> int:
-        return len(self.events)
+class EventDB(RowTable[TowerEvent]):
+    """The events by id (:class:`~throne_lib.kit.tables.RowTable`)."""
 
 
 def load_events(path: str | Path | None = None) -> EventDB:

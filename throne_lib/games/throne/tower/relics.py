@@ -30,7 +30,7 @@ fresh match by :func:`throne_lib.games.throne.tower.battle.apply_mods`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,10 +42,10 @@ from throne_lib.games.throne.tower.tables import (
     digest,
     parse_calls,
     parse_int,
-    read_rows,
     read_text,
-    reporter,
 )
+from throne_lib.kit.csvtable import read_rows, reporter
+from throne_lib.kit.tables import RowTable
 
 COLUMNS = ("id", "name", "rarity", "price", "effects", "enemy", "text")
 RARITIES = ("common", "rare", "boss")
@@ -83,24 +83,13 @@ class Relic:
         return sum(c.value or 1 for c in self.effects if c.name == effect)
 
 
-@dataclass(frozen=True)
-class RelicDB(Mapping[str, Relic]):
-    relics: Mapping[str, Relic]
-    hash: str = ""
-
-    def __getitem__(self, key: str) -> Relic:
-        return self.relics[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.relics)
-
-    def __len__(self) -> int:
-        return len(self.relics)
+class RelicDB(RowTable[Relic]):
+    """The relics by id (:class:`~throne_lib.kit.tables.RowTable`)."""
 
     def of(self, rarity: str | None = None, enemy: bool | None = None) -> list[Relic]:
         return [
             r
-            for r in self.relics.values()
+            for r in self.rows.values()
             if (rarity is None or r.rarity == rarity) and (enemy is None or r.enemy == enemy)
         ]
 

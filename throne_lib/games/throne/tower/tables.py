@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from throne_lib.games.throne.cards import CardTableError
-from throne_lib.kit.csvtable import read_rows as csv_rows
-from throne_lib.kit.csvtable import read_table_text
+from throne_lib.kit.csvtable import Reporter, read_table_text
 
 ROOT = Path(__file__).resolve().parents[4]
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -44,25 +42,6 @@ class Call:
 
     def text(self) -> str:
         return self.name if self.value == 0 else f"{self.name}({self.value})"
-
-
-Reporter = Callable[[str, str], None]
-
-
-def read_rows(
-    text: str, filename: str, columns: tuple[str, ...], problems: list[str]
-) -> list[tuple[int, dict[str, str]]]:
-    """The rows of a CSV text as ``(row, {column: stripped text})``, read strictly by the
-    kit (:func:`throne_lib.kit.csvtable.read_rows`: rows named by their line, every row
-    with the header's cells, no empty table)."""
-    return csv_rows(text, filename, columns, problems)
-
-
-def reporter(problems: list[str], filename: str, row: int) -> Reporter:
-    def err(col: str, msg: str) -> None:
-        problems.append(f"{filename}:{row}:{col}: {msg}")
-
-    return err
 
 
 def check_id(value: str, col: str, err: Reporter) -> bool:

@@ -106,7 +106,7 @@ class CardRow:
         return row_ops(self.cards, self.enabled, self.captions, self.w, self.h)
 
     def draw(self) -> None:
-        from throne_lib.games.throne.ui.widget import run_ops, safe_hold
+        from throne_lib.kit.ui.canvas import run_ops, safe_hold
 
         with safe_hold():
             run_ops(self.widget, self.ops())

@@ -21,6 +21,7 @@ from typing import Any
 
 from throne_lib.games.throne.cards import KIND_ZH, KINDS, RACE_ZH, RACES, Card, CardDB
 from throne_lib.games.throne.lang import KEYWORD_DOCS, LangError, parse_keywords
+from throne_lib.kit.ui.canvas import run_ops
 
 Op = tuple[object, ...]
 
@@ -264,20 +265,11 @@ def _stats(card: Card) -> tuple[str | None, str, str] | None:
     return (str(card.attack), str(card.hp), HEALTH)
 
 
-def apply_ops(canvas: Any, ops: Iterable[Op]) -> None:
-    """Run operations on an ipycanvas ``Canvas`` (or anything with its methods)."""
-    for op in ops:
-        if op[0] == "set":
-            setattr(canvas, str(op[1]), op[2])
-        else:
-            getattr(canvas, str(op[0]))(*op[1:])
-
-
 def draw_card(
     canvas: Any, card: Card, x: float, y: float, w: float, h: float, selected: bool = False
 ) -> None:
     """Draw ``card`` on ``canvas`` (an ipycanvas ``Canvas``) in the box (x, y, w, h)."""
-    apply_ops(canvas, card_face_ops(card, x, y, w, h, selected))
+    run_ops(canvas, card_face_ops(card, x, y, w, h, selected))
 
 
 def card_from_record(rec: Mapping[str, str], row: int = 0) -> Card:
@@ -410,4 +402,4 @@ class CardGallery:
             self.canvas.height = int(height)
             self.canvas.layout.height = f"{int(height)}px"
             self.canvas.clear()
-            apply_ops(self.canvas, ops)
+            run_ops(self.canvas, ops)

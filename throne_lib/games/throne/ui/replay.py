@@ -8,7 +8,6 @@ a chosen speed, the 战报 of the current step highlighted, and the review chart
 
 from __future__ import annotations
 
-import asyncio
 import html
 import io
 from dataclasses import dataclass
@@ -25,10 +24,10 @@ from throne_lib.games.throne.ui.controller import View
 from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
 from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
-from throne_lib.games.throne.ui.widget import run_ops, safe_hold
 from throne_lib.kit.log import LogFile, iter_replay, read_log
+from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.stepper import Stepper
 
-SPEEDS = {"慢 0.5×": 1.2, "标准 1×": 0.6, "快 2×": 0.3, "极快 4×": 0.15}  # seconds per step
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
 
 
@@ -81,51 +80,22 @@ class ReplayWidget(W.VBox):
         self.ready = False
         self.draws = 0
         self.step = 0
-        self._task: asyncio.Task[None] | None = None
         self.canvas = MultiCanvas(3, width=self.px.width, height=self.px.height)
         self.canvas.layout = W.Layout(width=f"{self.px.width}px", height=f"{self.px.height}px")
         self.canvas.on_client_ready(self._on_client_ready)
-        last = len(self.steps) - 1
-        self.slider = W.IntSlider(
-            0,
-            min=0,
-            max=last,
-            description="步",
-            continuous_update=False,
-            layout=W.Layout(width="420px"),
-        )
-        self.slider.observe(lambda ch: self.show(int(ch["new"])), names="value")
-        b = {
-            k: W.Button(description=k, layout=W.Layout(width="64px"))
-            for k in ("« 首", "◀ 上", "下 ▶", "末 »")
-        }
-        b["« 首"].on_click(lambda _: self.go(0))
-        b["◀ 上"].on_click(lambda _: self.go(self.step - 1))
-        b["下 ▶"].on_click(lambda _: self.go(self.step + 1))
-        b["末 »"].on_click(lambda _: self.go(last))
-        self.buttons = b
-        max_round = max(s.round for s in self.steps)
-        self.round_box = W.BoundedIntText(
-            value=1,
-            min=1,
-            max=max(1, max_round),
-            description="回合",
-            layout=W.Layout(width="150px"),
-        )
-        jump = W.Button(description="跳转", layout=W.Layout(width="60px"))
-        jump.on_click(lambda _: self.jump_to_round(int(self.round_box.value)))
-        self.play = W.ToggleButton(description="▶ 播放", layout=W.Layout(width="90px"))
-        self.play.observe(self._on_play, names="value")
-        self.speed = W.Dropdown(
-            options=list(SPEEDS), value="标准 1×", layout=W.Layout(width="110px")
+        self.stepper = Stepper(len(self.steps) - 1, self.show, [s.round for s in self.steps])
+        self.slider, self.buttons = self.stepper.slider, self.stepper.buttons
+        self.round_box, self.play, self.speed = (
+            self.stepper.round_box,
+            self.stepper.play,
+            self.stepper.speed,
         )
         self.title = W.HTML()
         self.log_html = W.HTML(
             layout=W.Layout(width="380px", height=f"{self.px.height}px", overflow="auto")
         )
-        controls = W.HBox([*b.values(), self.slider, self.round_box, jump, self.play, self.speed])
         board = W.HBox([self.canvas, self.log_html])
-        kids: list[W.Widget] = [self.title, controls, board]
+        kids: list[W.Widget] = [self.title, self.stepper, board]
         if charts:
             kids.append(self._charts())
         super().__init__(kids)
@@ -134,14 +104,11 @@ class ReplayWidget(W.VBox):
     # --- navigation ----------------------------------------------------------------------
 
     def go(self, index: int) -> None:
-        self.slider.value = max(0, min(len(self.steps) - 1, index))
+        self.stepper.go(index)
 
     def jump_to_round(self, round_no: int) -> None:
         """Land on the first action of round ``round_no``."""
-        for s in self.steps:
-            if s.round >= round_no and s.index > 0:
-                self.go(s.index)
-                return
+        self.stepper.jump_to_round(round_no)
 
     def show(self, index: int) -> None:
         self.step = index
@@ -206,28 +173,6 @@ class ReplayWidget(W.VBox):
         with safe_hold():
             run_ops(self.canvas[0], board_ops(self.px))
         self.show(self.step)
-
-    # --- play / pause ----------------------------------------------------------------------
-
-    def _on_play(self, change: dict[str, Any]) -> None:
-        if change["new"]:
-            self.play.description = "⏸ 暂停"
-            if self.step >= len(self.steps) - 1:
-                self.go(0)
-            self._task = asyncio.ensure_future(self._run())
-        else:
-            self.play.description = "▶ 播放"
-            if self._task is not None:
-                self._task.cancel()
-                self._task = None
-
-    async def _run(self) -> None:
-        try:
-            while self.play.value and self.step < len(self.steps) - 1:
-                await asyncio.sleep(SPEEDS[self.speed.value])
-                self.go(self.step + 1)
-        finally:
-            self.play.value = False
 
     # --- charts ----------------------------------------------------------------------------
 

@@ -36,7 +36,8 @@ from throne_lib.games.throne.tower.save import (
     save_run,
 )
 from throne_lib.games.throne.ui.card_row import CardRow
-from throne_lib.games.throne.ui.widget import MatchWidget, run_ops, safe_hold
+from throne_lib.games.throne.ui.widget import MatchWidget
+from throne_lib.kit.ui.canvas import run_ops, safe_hold
 
 AUTO_AGENT = "standard"  # plays the player's side when 自动战斗 is on
 TEMPO_S = {"standard": 0.135, "fast": 0.06}  # R-AI-3

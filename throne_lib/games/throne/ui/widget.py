@@ -9,17 +9,15 @@ The AI plays in an asyncio task, action by action, at the chosen tempo (R-AI-3).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import ipywidgets as W
-from ipycanvas import MultiCanvas, hold_canvas
+from ipycanvas import MultiCanvas
 
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES_ZH
@@ -38,7 +36,10 @@ from throne_lib.games.throne.ui.text import (
     result_text,
 )
 from throne_lib.kit.agents import Agent
-from throne_lib.ui.inspector import InspectorPanel
+from throne_lib.kit.ui.ai import AiTurns
+from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.inspector import InspectorPanel
+from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
 
 ROOT = Path(__file__).resolve().parents[4]
 TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
@@ -49,33 +50,6 @@ INSPECTOR_H = 230  # px: the inspector panel above the 战报
 SIDE_COLOUR = ("#1d4796", "#962c25")
 TOWER_HREF = "tower.ipynb"
 TD = "padding:2px 14px 2px 0"
-
-
-def run_ops(canvas: Any, ops: Sequence[Op]) -> None:
-    """Replay draw ops on an ipycanvas Canvas."""
-    for op in ops:
-        if op[0] == "set":
-            setattr(canvas, str(op[1]), op[2])
-        else:
-            getattr(canvas, str(op[0]))(*op[1:])
-
-
-@contextlib.contextmanager
-def safe_hold() -> Iterator[None]:
-    """``hold_canvas()`` that an exception cannot leave open (ipycanvas' own
-    context manager skips its cleanup when the body raises)."""
-    from ipycanvas import canvas as _canvas_module
-
-    manager = _canvas_module._CANVAS_MANAGER
-    before = manager._caching
-    try:
-        with hold_canvas():
-            yield
-    finally:
-        if manager._caching != before:
-            manager._commands_cache = []
-            manager._buffers_cache = []
-            manager._caching = before
 
 
 class MatchWidget(W.VBox):
@@ -110,7 +84,6 @@ class MatchWidget(W.VBox):
         self._log_path: Path | None = None
         self.log_error = ""
         self._rng = random.Random(match.seed)
-        self._ai_task: asyncio.Task[None] | None = None
         self._chosen: Action | None = None  # the AI's next action, chosen off the loop
         self._press: tuple[float, float, int] | None = None  # x, y, hand index or -1
         self._dragging = False
@@ -124,10 +97,20 @@ class MatchWidget(W.VBox):
         self.throne_max: dict[int, int] = {}
         self.draws = 0  # canvas redraws (for tests and the benchmark)
         self.handled = 0  # clicks/releases/buttons handled: the page shows it (data-seq)
+        self.ai = AiTurns(
+            self._ai_to_move,
+            self.ai_step,
+            delay=self._delay,
+            mode=ai_mode,
+            think=self._think,
+            gate=self._gate,
+            finish=self._ai_done,
+            on_error=self._ai_error,
+        )
         self._build(tempo)
         self.refresh()
         super().__init__(
-            [self.topbar, self.result_box, self.status, self.body],
+            frame(self.topbar, self.result_box, self.status, self.board, self.side),
             layout=W.Layout(width=f"{self.px.width + 400}px"),
         )
         self.add_class("tp-match")
@@ -145,7 +128,6 @@ class MatchWidget(W.VBox):
         self.canvas.on_mouse_move(self._guard(self._on_mouse_move))
         self.canvas.on_mouse_up(self._guard(self._on_mouse_up))
         self.canvas.on_mouse_out(self._guard(self._on_mouse_out))
-        self.info = W.HTML()
         self.end_btn = W.Button(description="结束回合", button_style="primary")
         self.end_btn.on_click(lambda _: self._run(self.ctrl.end_turn))
         self.shuffle_btn = W.Button(description="洗牌")
@@ -179,53 +161,28 @@ class MatchWidget(W.VBox):
         )
         self.tower = W.HTML(link)
         self.tower.add_class("tp-tower-entry")
-        self.buttons = buttons = W.HBox(
-            [self.shuffle_btn, self.end_btn, self.tempo, self.step_btn, self.tower],
-            layout=W.Layout(align_items="center", flex_flow="row wrap"),
+        self.topbar = TopBar(
+            [self.shuffle_btn, self.end_btn, self.tempo, self.step_btn, self.tower]
         )
-        self.info.layout = W.Layout(min_width="430px", margin="0 12px 0 0")
-        self.topbar = W.HBox(
-            [self.info, buttons],
-            layout=W.Layout(margin="0 0 4px 0", align_items="center", flex_flow="row wrap"),
-        )
+        self.info, self.buttons = self.topbar.info, self.topbar.controls
         # The prompt line sits above the board: every prompt and refusal is in view.
         # A fixed height: a longer prompt never moves the board under the pointer.
-        self.status = W.HTML(
-            layout=W.Layout(width=f"{px.width + 392}px", height="52px", overflow="hidden")
-        )
-        self.status.add_class("tp-status")
-        board = W.VBox(
+        self.status = StatusLine("tp-status", "tp-state", width=px.width + 392)
+        self.board = W.VBox(
             [self.canvas],
             layout=W.Layout(width=f"{px.width}px", min_width=f"{px.width}px"),
         )
         self.inspector = InspectorPanel(width=380, height=INSPECTOR_H)
-        self.battle_log = W.HTML()
-        self.battle_log.add_class("tp-log")
-        log_box = W.Box(
-            [self.battle_log],
-            layout=W.Layout(
-                width="380px",
-                height=f"{px.height - INSPECTOR_H - 30}px",
-                overflow="hidden auto",
-                border="1px solid #ccd3dd",
-                padding="4px 8px",
-            ),
+        self.log_panel = LogPanel(
+            width=380, height=px.height - INSPECTOR_H - 30, colours=SIDE_COLOUR
         )
-        log_panel = W.VBox([self.inspector, W.HTML("<b>战报</b>（最新回合在上）"), log_box])
-        log_panel.layout.margin = "0 0 0 12px"
-        self.body = W.HBox([board, log_panel])
-        self.result = W.HTML()
-        self.result.add_class("tp-result")
+        self.battle_log = self.log_panel.html
+        self.side = [self.inspector, self.log_panel]
         self.again_btn = W.Button(description="再来一局", button_style="success")
         self.again_btn.add_class("tp-again")
         self.again_btn.on_click(lambda _: self.on_again() if self.on_again else None)
-        self.result_buttons = W.HBox([self.again_btn])
-        self.result_box = W.VBox(
-            [self.result, self.result_buttons],
-            layout=W.Layout(
-                display="none", border="2px solid #c9a100", padding="8px", margin="8px 0"
-            ),
-        )
+        self.result_box = ResultPanel("tp-result", [self.again_btn])
+        self.result, self.result_buttons = self.result_box.html, self.result_box.buttons
 
     # --- drawing ---------------------------------------------------------------------
 
@@ -302,7 +259,6 @@ class MatchWidget(W.VBox):
 
     def _update_status(self) -> None:
         m = self.match
-        colour = "#b03a2e" if self.ctrl.status_error else "#1b1b1b"
         text = self.ctrl.status or self.ctrl.hint()
         hl = self.ctrl.play_highlights(self.drag_hand) if self._dragging else self.ctrl.highlights()
         data = {
@@ -315,10 +271,9 @@ class MatchWidget(W.VBox):
             "hand": " ".join(self.ctrl.hand),
             "chips": " ".join(c.key or "act" for c in self.ctrl.chips()),
         }
-        attrs = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in data.items())
-        bg, border = ("#fdecea", "#b03a2e") if self.ctrl.status_error else ("#fff8e1", "#c9a100")
+        tone = None
         if not self.ctrl.my_turn and not m.is_over:
-            bg, border = "#eef2f8", SIDE_COLOUR[1 - self.human]
+            tone = ("#eef2f8", SIDE_COLOUR[1 - self.human])
         ai = ""
         if self.ai_lines:
             who = f"{SIDE_NAMES_ZH[1 - self.human]}（{html.escape(self.agent_name)}）"
@@ -328,35 +283,19 @@ class MatchWidget(W.VBox):
                 f'<div class="tp-ai-line" style="color:#5d6778;font-size:12px">{who}：'
                 f"{html.escape(' · '.join(shown))}{more}</div>"
             )
-        self.status.value = (
-            f'<div style="background:{bg};border-left:5px solid {border};padding:3px 10px">'
-            f'<div class="tp-state" {attrs} style="color:{colour};font-size:15px;'
-            f'font-weight:bold">{html.escape(text)}</div>{ai}</div>'
-        )
+        self.status.show(text, data, error=self.ctrl.status_error, tone=tone, extra=ai)
 
     def _update_log(self) -> None:
         """Newest turn first; inside a turn, its heading and then its lines in order
         (one line per attack, counter included)."""
         m = self.match
-        out = []
         blocks = log_blocks(self.ctrl.events, m.db, m.geo, viewer=self.human)
-        for heading, lines in blocks[-LOG_BLOCKS:][::-1]:
-            out.append(
-                f'<div class="tp-log-turn" style="color:#5d6778;margin-top:6px;'
-                f'font-weight:bold">{html.escape(heading)}</div>'
-            )
-            for side, line in lines:
-                colour = SIDE_COLOUR[side] if side in (0, 1) else "#333"
-                out.append(
-                    f'<div style="border-left:3px solid {colour};padding-left:5px">'
-                    f"{html.escape(line)}</div>"
-                )
-        self.battle_log.value = f'<div style="font-size:13px;line-height:1.5">{"".join(out)}</div>'
+        self.log_panel.show(blocks[-LOG_BLOCKS:][::-1])
 
     def _update_result(self) -> None:
         m = self.match
         if not m.is_over:
-            self.result_box.layout.display = "none"
+            self.result_box.hide()
             return
         st = m.state
         rows = []
@@ -378,12 +317,11 @@ class MatchWidget(W.VBox):
             if self.saved_log
             else html.escape(self.log_error)
         )
-        self.result.value = (
+        self.result_box.show(
             f'<div style="font-size:20px;font-weight:bold">{result_text(m.winner, m.end_reason, self.human)}</div>'
             f"<div>第 {m.round} 回合结束 · {why}</div>"
             f'<table style="margin:6px 0">{"".join(rows)}</table><div>{saved}</div>'
         )
-        self.result_box.layout.display = "flex"
 
     def _max_hp(self, side: int) -> int:
         return self.throne_max.get(side, self.match.rules.throne_hp)
@@ -624,19 +562,10 @@ class MatchWidget(W.VBox):
         return not self.match.is_over and self.match.turn != self.human
 
     def _maybe_start_ai(self) -> None:
-        if not self._ai_to_move() or self.ai_mode == "manual":
-            return
-        if self.ai_mode == "sync":
-            while self._ai_to_move():
-                self.ai_step()
-            return
-        if not self.ready or (self._ai_task is not None and not self._ai_task.done()):
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = asyncio.get_event_loop()
-        self._ai_task = loop.create_task(self._ai_loop())
+        if self.ai_mode == "async" and not self.ready:
+            return  # drawing before the browser canvas is ready is lost
+        self.ai.mode = self.ai_mode
+        self.ai.start()
 
     def ai_step(self) -> Action:
         """The AI plays one action (chosen now, or already by the AI task's worker
@@ -666,38 +595,42 @@ class MatchWidget(W.VBox):
         if self.tempo.value != STEP:
             self._step.set()  # leaving step mode releases a waiting AI
 
-    async def _ai_loop(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-            while self._ai_to_move():
-                if self.tempo.value == STEP:
-                    self._step.clear()
-                    self._update_step_btn()
-                    self.ctrl._say("对手（逐步）：点「下一步」看它的下一个行动")
-                    self._update_status()
-                    await self._step.wait()
-                    if not self._ai_to_move():
-                        break
-                low, high = TEMPO_MS.get(self.tempo.value, TEMPO_MS["standard"])
-                delay = self._rng.uniform(low, high) / 1000 if self.tempo.value != STEP else 0
-                t0 = time.perf_counter()
-                # The agent thinks in a worker thread (only reading the match: the human
-                # cannot act now), so clicks and the tempo toggle stay responsive.
-                self._chosen = await loop.run_in_executor(None, self.agent.choose, self.match)
-                await asyncio.sleep(max(0.0, delay - (time.perf_counter() - t0)))
-                if self._ai_to_move():
-                    self.ai_step()
-            handled = self.handled
-            await asyncio.sleep(0.2)
-            # The cells the AI touched stay lit until the player's first click.
-            self.flash = tuple(self.ai_trail)
+    def _think(self) -> None:
+        """The agent chooses in a worker thread (only reading the match: the human
+        cannot act now), so clicks and the tempo toggle stay responsive."""
+        self._chosen = self.agent.choose(self.match)
+
+    def _delay(self) -> float:
+        low, high = TEMPO_MS.get(self.tempo.value, TEMPO_MS["standard"])
+        return self._rng.uniform(low, high) / 1000 if self.tempo.value != STEP else 0
+
+    async def _gate(self) -> bool:
+        """逐步: wait for 「下一步」 before each AI action."""
+        if self.tempo.value == STEP:
+            self._step.clear()
             self._update_step_btn()
-            if self.ctrl.my_turn and self.handled == handled:
-                self.ctrl._say("轮到你了（橙色格是对手本回合动过的地方）")
-            self.refresh()
-        except Exception as error:  # noqa: BLE001 - show it, never kill the kernel loop
-            self.ctrl._say(f"AI 出错：{error!r}", error=True)
+            self.ctrl._say("对手（逐步）：点「下一步」看它的下一个行动")
             self._update_status()
+            await self._step.wait()
+            return self._ai_to_move()
+        return True
+
+    async def _ai_done(self) -> None:
+        handled = self.handled
+        await asyncio.sleep(0.2)
+        # The cells the AI touched stay lit until the player's first click.
+        self.flash = tuple(self.ai_trail)
+        self._update_step_btn()
+        if self.ctrl.my_turn and self.handled == handled:
+            self.ctrl._say("轮到你了（橙色格是对手本回合动过的地方）")
+        self.refresh()
+
+    def _ai_error(self, error: Exception) -> None:
+        self.ctrl._say(f"AI 出错：{error!r}", error=True)
+        self._update_status()
+
+    async def _ai_loop(self) -> None:
+        await self.ai.run()
 
     def timed_click(self, cell: int | str) -> float:
         """Seconds the kernel spends on one click with its redraw (benchmark)."""

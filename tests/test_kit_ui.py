@@ -1,0 +1,133 @@
+"""The kit's dashboard shell (issue 13): the pieces every game's dashboard is built
+from, driven without a browser."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from throne_lib.kit.ui.ai import AiTurns
+from throne_lib.kit.ui.canvas import run_ops
+from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, log_html
+from throne_lib.kit.ui.stepper import Stepper
+
+
+class Counter:
+    """A match whose AI seat acts ``left`` more times."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+        self.steps = 0
+        self.redraws = 0
+
+    def to_move(self) -> bool:
+        return self.left > 0
+
+    def step(self) -> None:
+        self.left -= 1
+        self.steps += 1
+
+    def after(self) -> None:
+        self.redraws += 1
+
+
+def test_ai_turns_sync_plays_everything_at_once_and_manual_nothing() -> None:
+    c = Counter(3)
+    AiTurns(c.to_move, c.step, c.after, mode="manual").start()
+    assert c.steps == 0
+    AiTurns(c.to_move, c.step, c.after, mode="sync").start()
+    assert (c.steps, c.left, c.redraws) == (3, 0, 1)
+
+
+def test_ai_turns_async_waits_the_tempo_and_thinks_off_the_loop() -> None:
+    c = Counter(3)
+    chosen: list[object] = []
+
+    def step() -> None:
+        chosen.append(ai.chosen)
+        c.step()
+
+    ai = AiTurns(c.to_move, step, c.after, delay=lambda: 0.01, think=lambda: c.left * 10)
+
+    async def run() -> None:
+        ai.start()
+        assert ai.running
+        assert ai.task is not None
+        await ai.task
+
+    asyncio.run(run())
+    assert c.steps == 3 and chosen == [30, 20, 10]  # each step read what think() chose
+    assert c.redraws == 4  # after each action, and once when done
+
+
+def test_ai_turns_gate_stops_and_errors_are_shown_not_raised() -> None:
+    c = Counter(5)
+
+    async def gate() -> bool:
+        return c.steps < 2
+
+    asyncio.run(AiTurns(c.to_move, c.step, gate=gate).run())
+    assert c.steps == 2
+    shown: list[Exception] = []
+
+    def boom() -> None:
+        raise RuntimeError("boom")
+
+    asyncio.run(AiTurns(c.to_move, boom, on_error=shown.append).run())
+    assert [str(e) for e in shown] == ["boom"]
+    with pytest.raises(RuntimeError):
+        asyncio.run(AiTurns(c.to_move, boom).run())
+
+
+def test_stepper_moves_within_bounds_and_jumps_to_a_round() -> None:
+    seen: list[int] = []
+    s = Stepper(5, seen.append, rounds=[0, 1, 1, 2, 3, 3])
+    s.buttons["末 »"].click()
+    s.buttons["下 ▶"].click()  # already last: stays
+    s.buttons["◀ 上"].click()
+    s.go(-4)
+    s.jump_to_round(3)
+    s.jump_to_round(9)  # no such round: stays
+    assert seen == [5, 4, 0, 4] and s.value == 4
+    assert not hasattr(Stepper(2, seen.append), "round_box")  # no rounds, no jump box
+
+
+def test_log_html_colours_lines_by_seat_and_escapes_text() -> None:
+    out = log_html([("第 1 回合", [(0, "a<b"), (1, "c"), (None, "d")])], ("#111", "#222"))
+    assert "a&lt;b" in out and "第 1 回合" in out
+    assert out.index("#111") < out.index("#222") < out.index("#333")
+    plain = log_html([(None, [(None, "x")])])
+    assert "<div>x</div>" in plain and "border-left" not in plain
+    panel = LogPanel(css="my-log")
+    panel.show_lines(["new", "old"])
+    assert panel.html.value.index("new") < panel.html.value.index("old")
+    assert "my-log" in panel.html._dom_classes
+
+
+def test_status_line_carries_the_state_and_result_panel_shows_and_hides() -> None:
+    status = StatusLine("g-status", "g-state")
+    status.show("轮到你 <", {"seat": 1, "hl": 'a"b'}, error=True)
+    assert 'class="g-state" data-seat="1" data-hl="a&quot;b"' in status.value
+    assert "轮到你 &lt;" in status.value and "#b03a2e" in status.value
+    result = ResultPanel("g-result")
+    assert not result.shown
+    result.show("<b>胜利</b>")
+    assert result.shown and result.html.value == "<b>胜利</b>"
+    result.hide()
+    assert not result.shown
+
+
+def test_run_ops_sets_attributes_and_calls_methods() -> None:
+    class Canvas:
+        fill_style = ""
+
+        def __init__(self) -> None:
+            self.calls: list[tuple[object, ...]] = []
+
+        def fill_rect(self, *args: object) -> None:
+            self.calls.append(args)
+
+    c = Canvas()
+    run_ops(c, [("set", "fill_style", "#fff"), ("fill_rect", 1, 2, 3, 4)])
+    assert c.fill_style == "#fff" and c.calls == [(1, 2, 3, 4)]
