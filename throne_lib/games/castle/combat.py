@@ -120,7 +120,7 @@ def soldier_profile(s: State, sol: Soldier, target: str) -> tuple[str, int, floa
 def soldier_targets(s: State, seat: int, sol: Soldier, group: int) -> list[str]:
     """CH-ATTACK-2: soldiers of the named group; its hero once it has none and HP > 0."""
     q = s.players[group]
-    if not q.alive or group == seat:
+    if group == seat or not (q.alive or q.soldiers):
         return []
     refs = [x.ref for x in q.soldiers]
     if not q.soldiers and q.hp > 0:

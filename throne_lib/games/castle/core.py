@@ -64,6 +64,12 @@ def ask(s: State, kind: str, seat: int, *data: Any) -> None:
 
 
 def run(s: State) -> None:
+    if s.mode is not None:  # a mode replaces some ops by name (城池战)
+        own = s.mode.ops
+        while s.prompt is None and s.stack and s.stage != "over":
+            item = s.stack.pop()
+            (own.get(item[0]) or OPS[item[0]])(s, *item[1:])
+        return
     while s.prompt is None and s.stack and s.stage != "over":
         item = s.stack.pop()
         OPS[item[0]](s, *item[1:])
@@ -83,9 +89,13 @@ def names(s: State, cids: list[str] | tuple[str, ...]) -> str:
 
 def draw(s: State, seat: int, n: int, why: str = "") -> list[str]:
     """CH-DECK-7: an empty deck takes the shuffled discard pile; with both empty the
-    remaining draws are lost. Public: the count; private: the cards."""
+    remaining draws are lost. Public: the count; private: the cards. A mode with its own
+    piles (城池战) draws its way."""
+    if s.decks is not None:
+        got: list[str] = s.mode.draw(s, seat, n, why)
+        return got
     p = s.players[seat]
-    got: list[str] = []
+    got = []
     for _ in range(n):
         if not s.deck and s.rules.reshuffle_discard and s.discard:
             s.deck = s.discard
@@ -101,11 +111,16 @@ def draw(s: State, seat: int, n: int, why: str = "") -> list[str]:
     return got
 
 
+def discard_pile(s: State, seat: int) -> list[str]:
+    """Where ``seat``'s cards go: the shared discard pile, or its own (城池战)."""
+    return s.discards[seat] if s.discards is not None else s.discard
+
+
 def discard_card(s: State, seat: int, cid: str) -> None:
     """A card leaves the hand face up; a conjured 魔 leaves the game (CH-PREP-5)."""
     s.players[seat].hand.remove(cid)
     if cid != "conjured_mana":
-        s.discard.append(cid)
+        discard_pile(s, seat).append(cid)
 
 
 def mana_count(p: Player) -> int:

@@ -7,6 +7,7 @@ from throne_lib.games.castle.combat import kill_soldier
 from throne_lib.games.castle.core import (
     answer,
     ask,
+    discard_pile,
     draw,
     eff_camp,
     log,
@@ -97,11 +98,12 @@ def _deaths(s: State) -> None:
         p.mirror = p.banner = p.aim = p.swift = False
         if s.rules.reveal_on_death:
             p.revealed = True
+        pile = discard_pile(s, q)
         for cid in p.hand:
             if cid != "conjured_mana":
-                s.discard.append(cid)
+                pile.append(cid)
         p.hand = []
-        s.discard.extend(p.equip.values())
+        pile.extend(p.equip.values())
         p.equip = {}
         log(s, "death", f"{s.hero_name(q)} 阵亡，身份：{ROLE_ZH[p.role]}")
     ops: list[tuple[object, ...]] = []
@@ -138,7 +140,7 @@ def _reward(s: State, q: int, victims: list[int]) -> None:
             draw(s, k, 3, "（奖励）")
         elif killer.role == "lord":
             lost = list(killer.hand) + list(killer.equip.values())
-            s.discard.extend(c for c in lost if c != "conjured_mana")
+            discard_pile(s, k).extend(c for c in lost if c != "conjured_mana")
             killer.hand, killer.equip = [], {}
             log(s, "penalty", f"城主{s.hero_name(k)} 消灭援军，损失全部手牌及装备卡")
 

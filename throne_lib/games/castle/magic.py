@@ -11,6 +11,7 @@ from throne_lib.games.castle.core import (
     answer,
     ask,
     discard_card,
+    discard_pile,
     draw,
     heal_hero,
     log,
@@ -126,7 +127,7 @@ def _resolve(s: State, seat: int, cid: str, targets: tuple[str, ...]) -> None:
         return
     if cid == "mass_heal":  # CH-MAGIC-2
         for q in s.living():
-            if not s.players[q].banner:
+            if s.players[q].alive and not s.players[q].banner:
                 heal_hero(s, q, int(s.cards[cid].num("heal_all_heroes", 1)))
         log(s, "mass_heal", "全体英雄各治愈1点伤害")
     elif cid == "exploding_fireball" and t is not None:  # CH-MAGIC-3
@@ -153,7 +154,7 @@ def _resolve(s: State, seat: int, cid: str, targets: tuple[str, ...]) -> None:
             for slot, e in list(t.equip.items()):
                 if e == what:
                     del t.equip[slot]
-                    s.discard.append(e)
+                    discard_pile(s, t.seat).append(e)
                     log(s, "destroy", f"{s.hero_name(t.seat)} 的{s.cards[e].name}被消灭")
                     break
     elif cid == "paralyzing_finger" and t is not None:  # CH-MAGIC-8, CH-STATUS-3
@@ -162,12 +163,13 @@ def _resolve(s: State, seat: int, cid: str, targets: tuple[str, ...]) -> None:
         log(s, "freeze", f"{s.hero_name(t.seat)} 被定身")
     elif cid == "mana_rewind":  # CH-MAGIC-9
         back = 0
+        pile = discard_pile(s, seat)
         for m in p.paid_mana_prev:
             if m == "conjured_mana":
                 p.hand.append(m)
                 back += 1
-            elif "mana" in s.discard:
-                s.discard.remove("mana")
+            elif "mana" in pile:
+                pile.remove("mana")
                 p.hand.append("mana")
                 back += 1
         p.paid_mana_prev = []

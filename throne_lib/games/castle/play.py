@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from throne_lib.games.castle.actions import Act
-from throne_lib.games.castle.combat import hero_atk, hero_attack_targets
+from throne_lib.games.castle.combat import Atk, hero_atk, hero_attack_targets
 from throne_lib.games.castle.core import (
     answer,
     ask,
     discard_card,
+    discard_pile,
     heal_hero,
     log,
     prompt,
@@ -53,6 +54,37 @@ def do_heal(s: State, seat: int, target: str, pay: str) -> None:
         s.helped[seat][t] += 1
 
 
+def attack_payments(s: State, seat: int) -> list[tuple[int, str]]:
+    """``(狙击 extras, payment)`` of each way to pay a 剑 attack now; [] when none.
+    CH-ATTACK-3: one 剑 attack per turn (unlimited under 拥抱死亡); CH-HERO-8, CH-EQUIP-13."""
+    p = s.players[seat]
+    if p.sword_attacks and not p.embrace:
+        return []
+    swords = p.hand.count("sword")
+    bow = "weapon" in p.equip and s.cards[p.equip["weapon"]].has("pay_any_two")
+    out: list[tuple[int, str]] = []
+    if swords:
+        extras = swords - 1 if s.has(seat, "snipe") else 0
+        out.extend((e, "sword") for e in range(extras + 1))
+    if bow and len(p.hand) >= 2:
+        extras = min(swords, len(p.hand) - 2) if s.has(seat, "snipe") else 0
+        out.extend((e, "two") for e in range(extras + 1))
+    return out
+
+
+def start_attack(s: State, seat: int, a: Atk, extra: int, pay: str) -> None:
+    """Pay for the hero's 剑 attack ``a`` and schedule it, then the 出牌阶段 goes on."""
+    s.players[seat].sword_attacks += 1
+    for _ in range(extra):  # CH-HERO-8: 狙击's extras are 剑, paid with the cost
+        discard_card(s, seat, "sword")
+    push(s, ("atk", a), ("after_action",), ("play_phase", seat))
+    if pay == "sword":
+        discard_card(s, seat, "sword")
+    else:  # CH-EQUIP-13: any 2 cards instead of 1 剑
+        log(s, "pay", f"{s.hero_name(seat)} 以任意2张手牌代替剑（银杉木长弓）")
+        ask(s, "discard", seat, "pay", 2)
+
+
 @prompt("play", "CH-TURN-5")
 def play_legal(s: State, pr: Prompt) -> list[Act]:
     seat = pr.seat
@@ -60,18 +92,10 @@ def play_legal(s: State, pr: Prompt) -> list[Act]:
     acts = heal_actions(s, seat, "heal")
     if p.dying and not s.rules.dying_can_act:
         return acts + [Act("end_play")]
-    # CH-ATTACK-3: one 剑 attack per turn (unlimited under 拥抱死亡)
-    if p.sword_attacks == 0 or p.embrace:
-        swords = p.hand.count("sword")
-        bow = "weapon" in p.equip and s.cards[p.equip["weapon"]].has("pay_any_two")
-        if swords or (bow and len(p.hand) >= 2):
-            for t in hero_attack_targets(s, seat):
-                if swords:
-                    extras = swords - 1 if s.has(seat, "snipe") else 0
-                    acts.extend(Act("attack", (t, e, "sword")) for e in range(extras + 1))
-                if bow and len(p.hand) >= 2:
-                    extras = min(swords, len(p.hand) - 2) if s.has(seat, "snipe") else 0
-                    acts.extend(Act("attack", (t, e, "two")) for e in range(extras + 1))
+    pays = attack_payments(s, seat)
+    if pays:
+        for t in hero_attack_targets(s, seat):
+            acts.extend(Act("attack", (t, e, pay)) for e, pay in pays)
     for cid in sorted(set(p.hand)):
         if s.cards[cid].family == "equipment":
             acts.append(Act("equip", (cid,)))
@@ -91,17 +115,7 @@ def play_answer(s: State, pr: Prompt, act: Act) -> None:
         push(s, *after)
     elif act.kind == "attack":
         target, extra, pay = str(act.args[0]), int(act.args[1]), str(act.args[2])
-        p = s.players[seat]
-        p.sword_attacks += 1
-        a = hero_atk(s, seat, target, extra)
-        for _ in range(extra):  # CH-HERO-8: 狙击's extras are 剑, paid with the cost
-            discard_card(s, seat, "sword")
-        push(s, ("atk", a), *after)
-        if pay == "sword":
-            discard_card(s, seat, "sword")
-        else:  # CH-EQUIP-13: any 2 cards instead of 1 剑
-            log(s, "pay", f"{s.hero_name(seat)} 以任意2张手牌代替剑（银杉木长弓）")
-            ask(s, "discard", seat, "pay", 2)
+        start_attack(s, seat, hero_atk(s, seat, target, extra), extra, pay)
     elif act.kind == "equip":
         equip(s, seat, str(act.args[0]))
         push(s, *after)
@@ -124,7 +138,7 @@ def equip(s: State, seat: int, cid: str) -> None:
     p.hand.remove(cid)
     old = p.equip.get(slot)
     if old:
-        s.discard.append(old)
+        discard_pile(s, seat).append(old)
         log(s, "unequip", f"{s.hero_name(seat)} 的{s.cards[old].name}被替换")
     p.equip[slot] = cid
     log(s, "equip", f"{s.hero_name(seat)} 装备 {s.cards[cid].name}")

@@ -8,6 +8,7 @@ from throne_lib.games.castle.core import (
     answer,
     ask,
     discard_card,
+    discard_pile,
     log,
     mana_count,
     op,
@@ -258,7 +259,7 @@ def _drop_ring(s: State, seat: int) -> None:
     p = s.players[seat]
     if p.equip.get("treasure") == "missile_ring":
         del p.equip["treasure"]
-        s.discard.append("missile_ring")
+        discard_pile(s, seat).append("missile_ring")
         log(s, "ring", f"{s.hero_name(seat)} 的飞弹戒指消失")
 
 

@@ -132,6 +132,13 @@ class State:
     frenzy_uid: int = -1
     harm: list[list[int]] = field(default_factory=list)  # public tallies: harm[a][b]
     helped: list[list[int]] = field(default_factory=list)
+    # A mode layered on this engine (城池战, throne_lib.games.cities): ``mode.ops`` replaces
+    # ops by name, ``mode.draw`` draws, ``mode.seated(seat)`` keeps a seat in the circle
+    # while its hero is dead, ``mode.copy()`` copies the mode's own state. None: 城堡之心.
+    mode: Any = None
+    # per-seat draw and discard piles (城池战's CW-DECK-1); None: the shared deck/discard
+    decks: list[list[str]] | None = None
+    discards: list[list[str]] | None = None
 
     @property
     def n(self) -> int:
@@ -151,6 +158,12 @@ class State:
         s.fell_now = list(self.fell_now)
         s.harm = [list(r) for r in self.harm]
         s.helped = [list(r) for r in self.helped]
+        if self.decks is not None:
+            s.decks = [list(d) for d in self.decks]
+        if self.discards is not None:
+            s.discards = [list(d) for d in self.discards]
+        if self.mode is not None:
+            s.mode = self.mode.copy()
         return s
 
     # --- units -------------------------------------------------------------------
@@ -205,8 +218,14 @@ class State:
             at[position] = seat
         return at
 
+    def in_circle(self, seat: int) -> bool:
+        """A living hero's seat, or one the mode keeps while its hero is dead."""
+        return self.players[seat].alive or (self.mode is not None and self.mode.seated(seat))
+
     def living(self) -> list[int]:
-        """Living seats in clockwise order of position."""
+        """Living seats in clockwise order of position (and seats a mode keeps)."""
+        if self.mode is not None:
+            return [s for s in self._at() if self.in_circle(s)]
         players = self.players
         return [s for s in self._at() if players[s].alive]
 
@@ -217,6 +236,8 @@ class State:
         order = at[start:] + at[:start]
         if not include:
             order = order[1:]
+        if self.mode is not None:
+            return [s for s in order if self.in_circle(s)]
         players = self.players
         return [s for s in order if players[s].alive]
 

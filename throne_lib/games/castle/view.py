@@ -68,7 +68,7 @@ def observe(s: State, seat: int | None, log: list[str] | None = None) -> dict[st
                 "holding": bool(p.hold),
                 "camp": p.camp if p.declared or p.camp_fixed and p.revealed else "",
                 "role": p.role if known else "?",
-                "role_zh": ROLE_ZH[p.role] if known else "?",
+                "role_zh": ROLE_ZH.get(p.role, "") if known else "?",
                 "leadership": p.leadership,
                 "mana": p.mana if s.stage == "prep" else 0,
                 "distance": s.seat_distance(seat, p.seat) if seat is not None else None,
@@ -146,7 +146,7 @@ def reveal_all(s: State) -> dict[str, Any]:
     view = observe(s, None)
     for p, d in zip(s.players, view["players"], strict=True):
         d["role"] = p.role
-        d["role_zh"] = ROLE_ZH[p.role]
+        d["role_zh"] = ROLE_ZH.get(p.role, "")
         d["hand"] = list(p.hand)
     view["deck"] = list(s.deck)
     view["log"] = [e.seen_by(None) for e in s.log]

@@ -3,11 +3,14 @@ base game's own helpers: ``core.draw``, ``core.heal_hero``, ``combat.deal``.
 
 :func:`castle_resolver` makes the ``resolve`` callback :meth:`CityWar.capture` calls.
 Effects that need the breaker's choice (长安's card from the discard pile, 南皮's
-soldier, 合肥's target) wait for the engine hookup's prompts and raise
+soldier, 合肥's target) are handed to ``choose(effect, number)``: the match engine
+(:mod:`.engine`) turns them into prompts; without ``choose`` they raise
 ``NotImplementedError`` rather than choosing silently.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from throne_lib.games.castle.combat import deal
 from throne_lib.games.castle.core import discard_card, draw, heal_hero, log
@@ -19,7 +22,13 @@ GRAIN_ONLY = frozenset({"arrive_grain"})  # resolved by CityWar itself
 NEEDS_CHOICE = frozenset({"take_from_discard", "deploy_free_soldier", "damage_any"})
 
 
-def resolve_capture(s: State, breaker: int, city: City, previous: int | None) -> None:
+def resolve_capture(
+    s: State,
+    breaker: int,
+    city: City,
+    previous: int | None,
+    choose: Callable[[str, int], None] | None = None,
+) -> None:
     """CW-CITY-4 / CW-CITY-5 / CW-CITY-6: the effect works for the breaker; parts about
     the previous owner do nothing without one."""
     log(s, "capture_effect", f"{s.hero_name(breaker)} 击破{city.name}，发动破城效果")
@@ -28,7 +37,9 @@ def resolve_capture(s: State, breaker: int, city: City, previous: int | None) ->
         if name in GRAIN_ONLY:
             continue
         if name in NEEDS_CHOICE:
-            raise NotImplementedError(f"{city.name}'s {name} needs the breaker's choice")
+            if choose is None:
+                raise NotImplementedError(f"{city.name}'s {name} needs the breaker's choice")
+            choose(name, n)
         if name == "draw":
             draw(s, breaker, n, f"{city.name}破城效果")
         elif name == "heal_hero":
@@ -38,7 +49,7 @@ def resolve_capture(s: State, breaker: int, city: City, previous: int | None) ->
             heal_hero(s, breaker, p.max_hp)
         elif name == "heal_soldiers_full":
             for sol in s.players[breaker].soldiers:
-                sol.hp = s.cards[sol.card].hp or sol.hp
+                sol.hp = max(sol.hp, sol.max_hp)
         elif name == "previous_discards" and previous is not None:
             hand = s.players[previous].hand
             for _ in range(min(n, len(hand))):

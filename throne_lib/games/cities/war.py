@@ -44,6 +44,34 @@ class CityWar:
     log: list[dict[str, Any]] = field(default_factory=list)
     first_hit_taken: set[str] = field(default_factory=set)  # 建业 (reset each turn)
 
+    def copy(self) -> CityWar:
+        """An independent copy (the table and rules are immutable and shared)."""
+        return CityWar(
+            table=self.table,
+            rules=self.rules,
+            teams=list(self.teams),
+            starting=list(self.starting),
+            stacks=[list(st) for st in self.stacks],
+            empty=list(self.empty),
+            grain=dict(self.grain),
+            out=list(self.out),
+            banned={k: set(v) for k, v in self.banned.items()},
+            resolving=list(self.resolving),
+            result=list(self.result) if self.result is not None else None,
+            end_rule=self.end_rule,
+            log=list(self.log),
+            first_hit_taken=set(self.first_hit_taken),
+        )
+
+    def canonical(self) -> tuple[Any, ...]:
+        """An order-stable picture of the city position (for the match hash)."""
+        return (
+            tuple(self.teams), tuple(self.starting), tuple(tuple(st) for st in self.stacks),
+            tuple(self.empty), tuple(sorted(self.grain.items())), tuple(self.out),
+            tuple(sorted((k, tuple(sorted(v))) for k, v in self.banned.items())),
+            tuple(self.resolving), self.result, self.end_rule, tuple(sorted(self.first_hit_taken)),
+        )  # fmt: skip
+
     # --- set-up ---------------------------------------------------------------------
     @classmethod
     def deal(
@@ -201,6 +229,14 @@ class CityWar:
     def damage(self, breaker: int, city: str, amount: int, resolve: Resolver = _no_effect) -> bool:
         """One attack or effect deals ``amount`` to ``city`` (CW-CAPTURE-1). Returns
         whether it broke the city (then captured or 失守, CW-CAPTURE-3/4)."""
+        if not self.strike(breaker, city, amount):
+            return False
+        self.capture(breaker, [city], resolve)
+        return True
+
+    def strike(self, breaker: int, city: str, amount: int) -> bool:
+        """The grain part of :meth:`damage`: returns whether the hit breaks ``city``
+        (its grain is then 0; the caller captures it, at once or through its prompts)."""
         self.check_target(breaker, city)
         if amount <= 0:
             return False
@@ -211,12 +247,27 @@ class CityWar:
             return False
         self._note("break_damage", city=city, by=breaker, amount=g, lost=amount - g)
         self.grain[city] = 0
-        self.capture(breaker, [city], resolve)
         return True
 
     def capture(self, breaker: int, cities: Sequence[str], resolve: Resolver = _no_effect) -> None:
         """CW-CAPTURE-4/6: the broken cities leave at once, their capture effects resolve
         in the breaker's order, then they go on top in that order."""
+        pending = self.begin_capture(breaker, cities)
+        for city in cities:
+            if city in pending:
+                resolve(breaker, self.table[city], self.previous_owner(pending[city]))
+                self._note("capture_effect", city=city, by=breaker)
+        self.finish_capture(breaker, cities)
+
+    def previous_owner(self, prev: int | None) -> int | None:
+        """CW-CITY-5: the previous owner, or None (an empty city; a player who is out)."""
+        return None if prev is None or self.out[prev] else prev
+
+    def begin_capture(self, breaker: int, cities: Sequence[str]) -> dict[str, int | None]:
+        """CW-CAPTURE-4 step (1): the broken cities leave their places (their owners
+        occupy the city below or go out) and are nobody's (CW-CAPTURE-5); those of the
+        owner itself or of a breaker who is out are 失守 (CW-CAPTURE-3). Returns each city
+        still to capture -> its previous owner (None: it was empty)."""
         previous: dict[str, int | None] = {}
         for city in cities:
             owner = self.owner(city)
@@ -229,10 +280,11 @@ class CityWar:
             if self.out[breaker] or previous[city] == breaker:
                 self.resolving.remove(city)
                 self._to_empty(city, "失守")
-                continue
-            prev = previous[city]
-            resolve(breaker, self.table[city], None if prev is None or self.out[prev] else prev)
-            self._note("capture_effect", city=city, by=breaker)
+                del previous[city]
+        return previous
+
+    def finish_capture(self, breaker: int, cities: Sequence[str]) -> None:
+        """CW-CAPTURE-4 step (3): the breaker owns and occupies the cities, in order."""
         for city in cities:
             if city not in self.resolving:
                 continue

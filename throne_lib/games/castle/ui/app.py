@@ -121,17 +121,20 @@ class CastleApp:
     # --- match control --------------------------------------------------------------
     def new_match(self) -> None:
         rounds = self.rounds_w.value or None
-        rules = CastleRules(max_rounds=rounds)
         n = int(self.players_w.value)
-        self.match = CastleMatch(players=n, seed=int(self.seed_w.value), rules=rules)
+        self.match, self.agents = self.make_match(n, int(self.seed_w.value), rounds)
         self.human = self.human_choice if self.human_choice is not None else 0
-        self.agents = [ScriptedAgent(int(self.seed_w.value), s) for s in range(n)]
         self.selected, self.focus = None, None
         self.reveal.value = False
         self.reveal.disabled = True
         self.tempo = float(self.tempo_w.value)
         self.refresh()
         self.schedule_ai()
+
+    def make_match(self, n: int, seed: int, rounds: int | None) -> tuple[CastleMatch, list[Any]]:
+        """The match and one agent per seat (a mode on this table overrides it)."""
+        match = CastleMatch(players=n, seed=seed, rules=CastleRules(max_rounds=rounds))
+        return match, [ScriptedAgent(seed, s) for s in range(n)]
 
     def obs(self) -> dict[str, Any]:
         if self.match.is_over and self.reveal.value:
@@ -210,9 +213,7 @@ class CastleApp:
         if self.selected is not None:
             for a in self.shown():
                 targets |= target_seats(obs, a)
-        with safe_hold():
-            draw_table(self.canvas, obs, cards, targets)
-        me = obs["players"][self.human]
+        self.draw(obs, targets)
         step = {"start": "回合开始", "draw": "摸牌", "play": "出牌", "command": "指挥",
                 "discard": "弃牌", "end": "回合结束", "": "准备"}.get(obs["step"], obs["step"])  # fmt: skip
         if m.is_over:
@@ -224,12 +225,7 @@ class CastleApp:
             turn = "轮到你：" + PROMPT_ZH.get(m.prompt_kind, m.prompt_kind)
         else:
             turn = "等待其他玩家……"
-        role = obs["players"][self.human]["role_zh"]
-        self.status.show(
-            f"你的身份：{role} · 英雄 {me['hero_name'] or '未选'} · "
-            f"第{obs['round']}轮 · 阶段 {step} · {turn}",
-            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
-        )
+        self.show_status(obs, step, turn)
         counts = Counter(obs["hand"])
         sources = {k for k in (source_of(a) for a in self.legal()) if k is not None}
         hand_buttons = []
@@ -259,6 +255,19 @@ class CastleApp:
             rows.append(b)
         self.buttons.children = rows
         self.log_panel.show_lines(obs["log"][-40:][::-1])
+
+    def draw(self, obs: dict[str, Any], targets: set[int]) -> None:
+        with safe_hold():
+            draw_table(self.canvas, obs, self.match.state.cards, targets)
+
+    def show_status(self, obs: dict[str, Any], step: str, turn: str) -> None:
+        me = obs["players"][self.human]
+        m = self.match
+        self.status.show(
+            f"你的身份：{me['role_zh']} · 英雄 {me['hero_name'] or '未选'} · "
+            f"第{obs['round']}轮 · 阶段 {step} · {turn}",
+            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
+        )
 
     def _chooser(self, key: str) -> Callable[[Any], None]:
         return lambda _b: self.select(key)

@@ -4,7 +4,7 @@ commands out); ``seat_at`` maps a click back to a seat."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from throne_lib.games.castle.cards import CastleCards
@@ -56,8 +56,10 @@ def draw_table(
     obs: Mapping[str, Any],
     cards: CastleCards,
     targets: set[int] | frozenset[int] = frozenset(),
+    lines: Callable[[Mapping[str, Any], Mapping[str, Any], CastleCards], list[str]] = seat_lines,
 ) -> None:
-    """Draw every seat's box; ``targets`` (seats) are highlighted in green."""
+    """Draw every seat's box; ``targets`` (seats) are highlighted in green; ``lines``
+    gives a box's text (a mode on this table shows its own)."""
     canvas.clear()
     canvas.fill_style = "#f6f1e4"
     canvas.fill_rect(0, 0, W, H)
@@ -89,7 +91,7 @@ def draw_table(
             canvas.fill_style = "#b8860b"
             canvas.fill_rect(x, y, BOX_W, 4)
         canvas.text_align = "left"
-        for i, line in enumerate(seat_lines(obs, p, cards)):
+        for i, line in enumerate(lines(obs, p, cards)):
             canvas.font = "bold 13px sans-serif" if i == 0 else "12px sans-serif"
             canvas.fill_style = (
                 "#c0392b" if i == 5 else ("#1d4796" if seat == obs["seat"] else "#222")

