@@ -68,3 +68,61 @@ def test_freeze_text_reaches_the_search(tmp_path: Path) -> None:
     res = panel.run()
     for changes, _ in res.front:
         assert not any(k.startswith("giant.") or k == "rules.komi" for k, _ in changes)
+
+
+# --- the same panel on the other games' balance pages (issue 21, items 3 and 4) ---------------
+
+
+def _tiny(panel: SuggestPanel) -> SuggestPanel:
+    panel.population.value = 2
+    panel.generations.value = 1
+    panel.blocks.value = 2
+    panel.holdout.value = 1
+    return panel
+
+
+def _labels(widget: object) -> list[str]:
+    """Every description in a widget tree."""
+    out = [getattr(widget, "description", "")]
+    for child in getattr(widget, "children", ()):
+        out += _labels(child)
+    return out
+
+
+def test_castle_panel_has_no_first_seat_target_and_runs(tmp_path: Path) -> None:
+    from throne_lib.games.castle.game import GAME as CASTLE
+    from throne_lib.kit.balance_cli import suggest_panel
+
+    cards = tmp_path / "cards-castle.csv"
+    cards.write_bytes(CASTLE.card_tables[0].read_bytes())
+    panel = _tiny(suggest_panel("castle", cards, backend="serial", block_matches=2))
+    labels = _labels(panel.widget)
+    assert "胜率区间" in labels and "先手上限" not in labels  # the 城主 always opens
+    assert "rules.lord_mana" in panel.freeze.placeholder
+    res = panel.run()
+    assert res.targets.first_seat_max == 1.0
+    assert panel.progress.value == panel.progress.max == 2
+    assert "留出验证完成" in panel.status.value and panel.front_figure is not None
+    assert {"lord", "enemy", "reinforcement", "tang_na"} <= set(res.groups)
+    if res.proposals:  # its rates: roles and heroes by Chinese name, no first-seat row
+        assert "城主" in panel.detail_html.value and "唐纳" in panel.detail_html.value
+        assert "先手" not in panel.detail_html.value
+    else:
+        assert "没有找到" in panel.detail_html.value
+
+
+def test_pin_panel_has_decks_and_the_first_seat_and_runs(tmp_path: Path) -> None:
+    from throne_lib.games.pin.game import GAME as PIN
+    from throne_lib.kit.balance_cli import suggest_panel
+
+    cards = tmp_path / "cards-pin.csv"
+    cards.write_bytes(PIN.card_tables[0].read_bytes())
+    panel = _tiny(suggest_panel("pin", cards, backend="serial", block_rounds=1))
+    assert "先手上限" in _labels(panel.widget)
+    panel.freeze.value = "anv_hq, rules.hq_hp"
+    res = panel.run()
+    assert res.groups == ["anvil", "aurora"] and res.targets.first_seat_max == 0.55
+    assert panel.progress.value == panel.progress.max == 2
+    for changes, _ in res.front:
+        assert not any(k.startswith("anv_hq.") or k == "rules.hq_hp" for k, _ in changes)
+    assert panel.names["anvil"] == "铁砧联邦"

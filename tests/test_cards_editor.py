@@ -5,6 +5,7 @@ file on disk; and the card faces of the gallery (pure drawing operations)."""
 from __future__ import annotations
 
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -265,3 +266,42 @@ def test_preview_details_name_the_tiers(table: Path) -> None:
     ed.search.value = "militia_camp"
     ed.select(0)
     assert "民兵" in ed.details.value and "militia spearman" not in ed.details.value
+
+
+def test_a_bad_cell_is_marked_named_in_chinese_and_jumped_to(table: Path) -> None:
+    """Issue 17 item 10: attack = "abc" is refused; the cell is marked in the grid, the
+    panel says so in Chinese with the loader's location, the grid jumps to the cell (also
+    from a filter that hides it), and the preview does not quietly show attack 0."""
+    ed = CardsEditor(table)
+    row = load_cards(DEFAULT_PATH)["militia"].row
+    ed.search.value = "militia"
+    ed.set_cell(ed.frame().index.get_loc(row), "attack", "abc")
+    assert "「攻击」'abc' 不是整数，预览按 0 显示" in unescape(ed.details.value)  # before saving
+    ed.search.value = "knight"  # the bad row is filtered out when the save fails
+    assert ed.save() is False
+    assert [p.zh for p in ed.problems] == [f"第 {row} 行「攻击」：应为整数，现在是 'abc'"]
+    assert ed.errors == [f"cards.csv:{row}:attack: expected a whole number, got 'abc'"]
+    assert f"第 {row} 行「攻击」：应为整数，现在是 'abc'" in unescape(ed.error_panel.value)
+    assert f"<code>cards.csv:{row}:attack:</code>" in ed.error_panel.value
+    assert ed.marked_cells() == {"attack": ["militia"]}
+    assert ed.search.value == "" and ed.selected is ed.sheet.rows[row - 2]  # jumped
+    at, col = ed._view.index(ed.selected), ed.sheet.header.index("attack")
+    assert ed.grid.selections == [{"r1": at, "c1": col, "r2": at, "c2": col}]
+    assert "应为整数，现在是 'abc'" in unescape(ed.details.value)
+    ed.set_cell(at, "attack", "1")
+    assert ed.save() and ed.problems == [] and ed.marked_cells() == {}
+
+
+def test_problem_messages_in_chinese() -> None:
+    from throne_lib.games.throne.ui.cards_editor import problem_zh
+
+    p = problem_zh("cards.csv:9:race: expected one of human, goblin, got 'orc'")
+    assert (p.row, p.column, p.zh) == (
+        9,
+        "race",
+        "第 9 行「种族」：应为 human, goblin 之一，现在是 'orc'",
+    )
+    p = problem_zh("cards.csv:4:tiers: only barracks list soldier tiers; this is a spell")
+    assert p.zh == "第 4 行「兵种」：只有兵营有兵种；这是法术"
+    p = problem_zh("cards.csv:3:-: a row of 5 cells, expected 14")  # no Chinese version yet
+    assert (p.row, p.column, p.zh) == (3, None, "第 3 行：a row of 5 cells, expected 14")

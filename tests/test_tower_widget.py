@@ -10,7 +10,8 @@ import pytest
 
 from throne_lib.games.throne.tower import nodes
 from throne_lib.games.throne.tower.config import DEFAULT_TOWER
-from throne_lib.games.throne.tower.mapview import centre, map_ops, node_at
+from throne_lib.games.throne.tower.map import KIND_ZH
+from throne_lib.games.throne.tower.mapview import KIND_TIP, centre, map_ops, node_at, node_under
 from throne_lib.games.throne.tower.run import Tables
 from throne_lib.games.throne.tower.save import load_run
 from throne_lib.games.throne.ui.card_row import DIM_ALPHA, FACE_H, FACE_W, GAP, card_xy, row_at
@@ -103,6 +104,27 @@ def test_node_at_only_hits_reachable_nodes(tables: Tables, tmp_path: Path) -> No
     boss = run.tmap.boss(0)
     assert node_at(run, *centre(run, boss)) is None
     assert node_at(run, 0, 0) is None
+
+
+def test_every_map_node_has_a_tooltip(tables: Tables, tmp_path: Path) -> None:
+    """Issue 17 item 12: hovering a node of the map names it, says what it holds and
+    whether the player can go there, on a line under the map."""
+    app = TowerApp(tmp_path / "t.json", tables, ai_mode="sync")
+    app.start(3, "lionheart", ())
+    run, tip = app.run, app.map_tip
+    assert run is not None and tip is not None
+    first = run.reachable()[0]
+    app.hover_map(*centre(run, first))
+    where = f"第 1 行 · {'abcdefghij'[first.col]} 列"
+    said = f"{KIND_ZH[first.kind]}（{where}）：{KIND_TIP[first.kind]} · 可前往，点击进入"
+    assert tip.value == f"<b>{said}</b>"
+    boss = run.tmap.boss(0)
+    app.hover_map(*centre(run, boss))
+    assert tip.value.startswith("<b>首领（第 8 行") and tip.value.endswith("现在到不了</b>")
+    app.hover_map(0, 0)  # off the nodes: the last description stays
+    assert tip.value.startswith("<b>首领")
+    floor = [n for n in run.tmap if n.floor == run.floor]
+    assert all(node_under(run, *centre(run, n)) == n for n in floor)
 
 
 # --- card faces on the reward and shop screens (the gallery's faces, R-TOWER-4) ---------

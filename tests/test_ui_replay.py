@@ -12,6 +12,7 @@ from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.ui.replay import LogBrowser, ReplayWidget, load_steps
 from throne_lib.kit.agents import RandomAgent, play_match
 from throne_lib.kit.log import write_log
+from throne_lib.review import round_axes
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +110,18 @@ def test_header_reads_the_step_in_the_battle_log_words(widget: ReplayWidget) -> 
     widget.go(step.index)
     assert "attack" not in widget.title.value and " 攻击" in widget.title.value
     assert "下方手牌：" in widget.title.value
+
+
+def test_charts_mark_the_current_round_with_whole_round_ticks(log_path: Path) -> None:
+    """Issue 17 item 11: the charts under the replay mark the round on screen (redrawn
+    when the round changes) and their round axes tick whole rounds only."""
+    w = ReplayWidget(log_path, charts=True)
+    assert w.chart_round == 1 and w.chart.value  # 开局 shows round 1
+    first_png = w.chart.value
+    w.jump_to_round(3)
+    assert w.steps[w.step].round == 3 and w.chart_round == 3
+    assert all(list(line.get_xdata()) == [3, 3] for line in w._round_lines)
+    assert w.chart.value != first_png
+    for ax in round_axes(w._fig):
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks)

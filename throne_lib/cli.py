@@ -10,8 +10,8 @@
     throne [--game NAME] log FILE [--csv [OUT]]
     throne simulate [--game NAME] ... (see throne_lib.kit.sim)
     throne report [--game NAME] RESULTS.parquet
-    throne balance suggest [targets, budget, freeze options] [--out FILE] [--apply N]
-    throne balance apply RESULTS.parquet N      (docs/balance.md; --game castle too)
+    throne balance suggest [--game NAME] [targets, budget, freeze options] [--out FILE] [--apply N]
+    throne balance apply RESULTS.parquet N [--game NAME]   (docs/balance.md)
 
 ``--game`` (default ``throne``) may stand before or after the command; the games come
 from the registry (:mod:`throne_lib.kit.registry`) and a game's own commands from its
@@ -259,25 +259,12 @@ def _delegated(command: str, rest: list[str]) -> int:
 
 
 def _balance(name: str, rest: list[str]) -> int:
-    """``throne [--game NAME] balance …``: the game's own balance entry point (its
-    registry hook ``balance``); a clear error for an unknown game or one without it."""
-    try:
-        game = registry.get(name)
-    except ValueError as exc:
-        print(f"throne balance: {exc}", file=sys.stderr)
-        return 2
-    run = game.hook("balance")
-    if run is None:
-        with_one = ", ".join(g.name for g in registry.games() if g.balance) or "none"
-        print(
-            f"throne balance: game {name!r} has no balance adapter (games with one: {with_one})",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        return int(run(rest))
-    except SystemExit as exc:  # --help (0) or a usage error (2)
-        return exc.code if isinstance(exc.code, int) else 2
+    """``throne [--game NAME] balance …``: the kit's balance command line
+    (:mod:`throne_lib.kit.balance_cli`) for a game with a registry ``balance`` hook; a
+    clear error for an unknown game or one without it."""
+    from throne_lib.kit.balance_cli import main as balance_main
+
+    return balance_main(rest, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

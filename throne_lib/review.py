@@ -203,7 +203,17 @@ def plot_review(log: LogFile | str | Path, top: int = 10) -> Figure:
     dmg = damage_by_card(ev).head(top)
     ax.barh(list(dmg.index)[::-1], list(dmg.values)[::-1], color="#8a6d3b")
     ax.set_title("伤害来源 / damage by card")
+    from matplotlib.ticker import MaxNLocator
+
+    for ax in round_axes(fig):  # rounds are whole numbers: no 2.5 on the axis
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     return fig
+
+
+def round_axes(fig: Figure) -> list[Any]:
+    """The charts of :func:`plot_review` whose x axis is the round (the replay marks the
+    current round on them)."""
+    return list(fig.axes[:3])
 
 
 def _per_round(

@@ -1,7 +1,12 @@
 """The card editor page loads completely every time, also on a loaded machine
 (issue 17: 「Error displaying widget: model not found」 in the gallery and git-diff
 sections in 3 of 4 loads). Twenty loads with a CPU burner beside them (two busy
-processes that stop by themselves); every section must show each time."""
+processes that stop by themselves); every section must show each time.
+
+The race was in the front end (tests/test_frontend_versions.py): ipywidgets 8.1.9's
+widget manager replaced the one Voilà bundles, and its get_model waits up to 2 s for a
+missing model, so a view that asked before the restore could miss the "restored" signal
+and give up after it. The pins in pyproject.toml and binder/ keep Voilà's own manager."""
 
 from __future__ import annotations
 
@@ -40,11 +45,6 @@ def cpu_burner() -> Iterator[None]:
             p.join(timeout=10)
 
 
-@pytest.mark.xfail(
-    reason="issue 17 item 9 is open: under CPU load Voilà's page sometimes never registers "
-    "the gallery and diff widgets (「model not found」); root cause not found yet",
-    strict=False,
-)
 def test_cards_page_shows_every_section_each_time(
     voila_url: Callable[[str], str], browser: Browser, cpu_burner: None, artifacts_dir: Path
 ) -> None:

@@ -59,6 +59,10 @@ def test_tower_run_survives_a_reload(
     page.screenshot(path=str(artifacts_dir / "tower_map.png"))
     box = page.locator(".tp-tower canvas").first.bounding_box()
     assert box is not None
+    page.mouse.move(box["x"] + x, box["y"] + y)  # the node's tooltip (issue 17 item 12)
+    expect(page.locator(".tp-tower-tip")).to_contain_text(
+        "可前往，点击进入", timeout=RENDER_TIMEOUT_MS
+    )
     page.mouse.click(box["x"] + x, box["y"] + y)
     # the battle, played by the AI for us at the fast tempo
     auto = page.locator(".tp-tower-auto")

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
+import re
 import statistics
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -156,6 +157,43 @@ class BalanceGame(Protocol):
     def play(self, task: PlayTask) -> list[Outcome]:
         """Play the task's items on its variant; one outcome per item, in order."""
         ...
+
+
+# --- helpers for adapters -------------------------------------------------------------------
+
+
+def keyword_amount(text: str, keyword: str) -> int | None:
+    """The N of ``keyword(N)`` in a card's keyword text, None when it has none."""
+    m = re.search(rf"\b{re.escape(keyword)}\((\d+)\)", text)
+    return int(m.group(1)) if m else None
+
+
+def with_keyword_amount(text: str, keyword: str, value: int, card: str = "") -> str:
+    """``text`` with ``keyword(N)`` rewritten to ``keyword(value)``."""
+    out, n = re.subn(rf"\b{re.escape(keyword)}\(\d+\)", f"{keyword}({value})", text)
+    if n != 1:
+        raise ValueError(f"card {card!r} has no keyword {keyword}(N)")
+    return out
+
+
+def int_field(record: Mapping[str, str], name: str) -> int | None:
+    """A whole-number CSV field, None when blank or not a whole number (e.g. ``∞``)."""
+    text = record.get(name, "").strip()
+    return int(text) if text.lstrip("-").isdigit() else None
+
+
+def pairing_block(
+    groups: Sequence[str], rounds: int, rng: random.Random, seed0: int
+) -> list[Hashable]:
+    """``rounds`` random pairings of all ``groups`` (one sits out when their number is
+    odd), the first of a pair in seat 0: items ``(a, b, seed)``, seeds from ``seed0``."""
+    items: list[Hashable] = []
+    for _ in range(rounds):
+        order = list(groups)
+        rng.shuffle(order)
+        for a, b in zip(order[::2], order[1::2], strict=False):
+            items.append((a, b, seed0 + len(items)))
+    return items
 
 
 # --- targets and the search space ---------------------------------------------------------
@@ -291,7 +329,17 @@ def search_space(
             continue
         r = rspecs[name]
         knobs.append(
-            Knob(f"rules.{name}", "", name, r.base, r.low, r.high, r.first_sign, frozenset({FIRST}))
+            Knob(
+                f"rules.{name}",
+                "",
+                name,
+                r.base,
+                r.low,
+                r.high,
+                r.first_sign,
+                frozenset({FIRST}),
+                r.step,
+            )
         )
     return SearchSpace(tuple(knobs))
 

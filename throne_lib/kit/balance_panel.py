@@ -65,6 +65,7 @@ def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None 
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.5, max([1, *xs, *(p.n_changes for p in res.proposals)]) + 0.5)
     ax.set_xlabel("改动字段数 (changes)")
     ax.set_ylabel("失衡度 (imbalance)")
     ax.set_title("帕累托前沿 · Pareto front")
@@ -100,20 +101,27 @@ def plot_matrices(
     return fig
 
 
+def _cell(r: Any) -> str:
+    if math.isnan(r.win_rate):
+        return "–"  # the group never played on these matches
+    return f"{100 * r.win_rate:.1f}% [{100 * r.ci_low:.0f}–{100 * r.ci_high:.0f}]"
+
+
 def rates_table(res: BalanceResult, number: int, names: Mapping[str, str] | None = None) -> str:
-    """Before/after win rates with 95% intervals, as an HTML table."""
+    """Before/after win rates with 95% intervals, as an HTML table (the first seat's row
+    only for a game that has a first seat)."""
     p = res.proposal(number)
     lo, hi = res.targets.band
     rows = []
     for g in [*res.groups, FIRST]:
         b, a = res.before.rates[g], p.after.rates[g]
+        if g == FIRST and math.isnan(b.win_rate) and math.isnan(a.win_rate):
+            continue
         ok = a.win_rate <= res.targets.first_seat_max if g == FIRST else lo <= a.win_rate <= hi
         label = "先手 first seat" if g == FIRST else (names or {}).get(g, g)
         rows.append(
-            f"<tr><td>{html.escape(label)}</td>"
-            f"<td>{100 * b.win_rate:.1f}% [{100 * b.ci_low:.0f}–{100 * b.ci_high:.0f}]</td>"
-            f"<td style='color:{'#1e8449' if ok else '#c0392b'}'>{100 * a.win_rate:.1f}% "
-            f"[{100 * a.ci_low:.0f}–{100 * a.ci_high:.0f}]</td></tr>"
+            f"<tr><td>{html.escape(label)}</td><td>{_cell(b)}</td>"
+            f"<td style='color:{'#1e8449' if ok else '#c0392b'}'>{_cell(a)}</td></tr>"
         )
     head = "<tr><th></th><th>调整前 before</th><th>调整后 after</th></tr>"
     return f"<table style='font-size:12px'>{head}{''.join(rows)}</table>"
@@ -128,10 +136,15 @@ class SuggestPanel:
         cards: str | Path,
         names: Mapping[str, str] | None = None,
         backend: str = "process",
+        first_seat: bool = True,
+        freeze_hint: str = "lionheart, cost, iron_duke.hp",
+        rules_type: str = "Rules",
     ) -> None:
         import ipywidgets as w
 
         self.make_game = make_game
+        self.first_seat = first_seat  # False: the game has no first-seat target
+        self.rules_type = rules_type
         self.cards = Path(cards)
         self.names = dict(names or {})
         self.result: BalanceResult | None = None
@@ -146,9 +159,7 @@ class SuggestPanel:
         self.blocks = w.IntSlider(value=d.blocks, min=2, max=12, description="搜索区块")
         self.holdout = w.IntSlider(value=d.holdout_blocks, min=1, max=30, description="留出区块")
         self.max_changes = w.IntSlider(value=d.max_changes, min=1, max=30, description="最多改动")
-        self.freeze = w.Text(
-            value="", placeholder="lionheart, cost, iron_duke.hp", description="冻结"
-        )
+        self.freeze = w.Text(value="", placeholder=freeze_hint, description="冻结")
         self.seed = w.IntText(value=0, description="种子")
         self.backend = w.Dropdown(
             options=("process", "serial", "dask"), value=backend, description="后端"
@@ -169,7 +180,8 @@ class SuggestPanel:
         )
         self.apply_button.on_click(lambda _: self.apply())
         self.applied = w.Label(value="")
-        targets = w.VBox([w.HTML("<b>目标</b>"), self.band, self.first, self.freeze])
+        shown = [self.band, self.first] if first_seat else [self.band]
+        targets = w.VBox([w.HTML("<b>目标</b>"), *shown, self.freeze])
         budget = w.VBox(
             [w.HTML("<b>预算</b>"), self.population, self.generations, self.blocks, self.holdout]
         )
@@ -222,7 +234,7 @@ class SuggestPanel:
             res = suggest(
                 game,
                 space,
-                Targets(tuple(self.band.value), self.first.value),
+                Targets(tuple(self.band.value), self.first.value if self.first_seat else 1.0),
                 budget,
                 self.seed.value,
                 self.backend.value,
@@ -284,7 +296,9 @@ class SuggestPanel:
         except (ValueError, OSError) as exc:
             status = f"未应用：{exc}"
         else:
-            note = f"；规则改动需在 Rules(...) 中设置：{'; '.join(rules)}" if rules else ""
+            note = (
+                f"；规则改动需在 {self.rules_type}(...) 中设置：{'; '.join(rules)}" if rules else ""
+            )
             status = f"方案 {p.number} 已写入 {self.cards.name}{note}"
         self.applied.value = status
         return status

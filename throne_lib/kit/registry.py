@@ -86,8 +86,8 @@ class Game:
     # table raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load them all)
     table_parsers: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
     cli: Any = None  # the game's command hooks or "module:attr" (see throne_lib/cli.py)
-    # ``throne --game NAME balance …``: the game's entry point ``(argv) -> exit code`` (or
-    # "module:attr"), built on its kit.balance.BalanceGame adapter; None: no balance assistant
+    # ``throne balance … --game NAME``: the game's kit.balance_cli.BalanceHooks (or
+    # "module:attr"), which build its kit.balance.BalanceGame adapter; None: no balance assistant
     balance: Any = None
 
     def hook(self, name: str) -> Any:

@@ -12,8 +12,11 @@ default: what the 城主 gets on top (bonus HP, leadership, mana: CH-SETUP-6, CH
 Every card reaches every match (one shared box, CH-DECK-1), so every candidate replays
 every match; common random numbers still hold (same seeds for all candidates).
 
-    throne --game castle balance suggest [--players 5] [budget, targets, --freeze ...]
+    throne --game castle balance suggest [--players 5] [--block-matches 8] [kit options]
     throne --game castle balance apply balance.parquet N [--cards cards-castle.csv]
+
+The command line is the kit's (:mod:`throne_lib.kit.balance_cli`); :data:`BALANCE` is
+this game's part of it (the registry's ``balance`` hook).
 """
 
 from __future__ import annotations
@@ -22,30 +25,19 @@ import argparse
 import dataclasses
 import functools
 import random
-import sys
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from throne_lib.kit.balance import (
-    Budget,
     FieldSpec,
     Outcome,
     PlayTask,
     RulesField,
     SeatResult,
-    Targets,
-    base_values,
-    parse_bounds,
-    search_space,
-    suggest,
+    int_field,
 )
-from throne_lib.kit.balance_report import (
-    apply_changes,
-    proposal_changes,
-    report_text,
-    save_result,
-)
+from throne_lib.kit.balance_cli import BalanceHooks
 
 ROLES = ("lord", "enemy", "reinforcement", "neutral")
 CARD_FIELDS: dict[str, FieldSpec] = {
@@ -115,8 +107,7 @@ class CastleBalance:
         return CARD_FIELDS
 
     def get_field(self, record: Mapping[str, str], name: str) -> int | None:
-        text = record.get(name, "").strip()
-        return int(text) if text.isdigit() else None
+        return int_field(record, name)  # ∞ and blank ranges are not knobs
 
     def set_field(self, record: dict[str, str], name: str, value: int) -> None:
         record[name] = str(value)
@@ -173,181 +164,59 @@ def default_rules_knobs(rules: Any) -> dict[str, RulesField]:
 
 def rules_knobs(entries: Sequence[str], rules: Any) -> dict[str, RulesField]:
     """``name`` or ``name=LOW:HIGH`` for any whole-number field of CastleRules."""
-    defaults = default_rules_knobs(rules)
-    out: dict[str, RulesField] = {}
-    ints = {
-        f.name
-        for f in dataclasses.fields(rules)
-        if type(getattr(rules, f.name)) is int  # not bool, not None
-    }
-    for entry in entries:
-        name, _, rng = entry.partition("=")
-        if name not in ints:
-            raise ValueError(
-                f"unknown rules parameter {name!r}; whole-number ones: {', '.join(sorted(ints))}"
-            )
-        base = getattr(rules, name)
-        f = defaults.get(name, RulesField(base, max(0, base - 2), base + 2))
-        if rng:
-            lo, hi = _pair(rng, f"rules {name}")
-            f = RulesField(base, int(lo), int(hi))
-        if not f.low <= base <= f.high:
-            raise ValueError(f"rules {name}: {f.low}:{f.high} does not contain today's {base}")
-        out[name] = f
-    return out
+    from throne_lib.kit.balance_cli import rules_knobs as knobs
+
+    return knobs(entries, rules, default_rules_knobs(rules))
 
 
-# --- command line -------------------------------------------------------------------------
+# --- the kit's balance command line: this game's part -----------------------------------------
 
 
-def _pair(text: str, what: str) -> tuple[float, float]:
-    try:
-        lo, hi = text.split(":")
-        return float(lo), float(hi)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what} {text!r}: expected LOW:HIGH") from None
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("城堡之心")
+    g.add_argument("--players", type=int, default=5, help="player count of every match (3–8)")
+    g.add_argument("--block-matches", type=int, default=8, help="matches per block")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="throne --game castle balance",
-        description="城堡之心: card-table and rules changes that even out role and hero win rates",
-    )
-    sub = p.add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
-    s = sub.add_parser("suggest", help="search for the smallest changes that meet the targets")
-    s.add_argument("--cards", default=None, help="card table (default: cards-castle.csv)")
-    s.add_argument("--players", type=int, default=5, help="player count of every match (3–8)")
-    s.add_argument("--agent", default="scripted", choices=("scripted", "castle_random"))
-    s.add_argument("--band", default="0.45:0.55", help="win-rate band per role and hero")
-    s.add_argument("--length", default=None, help="mean match length in rounds (LOW:HIGH)")
-    s.add_argument("--fields", default=None, help="card fields (default: hp,value,range)")
-    s.add_argument("--rules", default=None, help="rules parameters (default: the 城主's; '' none)")
-    s.add_argument("--bounds", action="append", default=[], help="FIELD=DOWN:UP, e.g. hp=-2:+2")
-    s.add_argument(
-        "--freeze", action="append", default=[], help="card, field, card.field or rules.X"
-    )
-    d = Budget()
-    s.add_argument("--population", type=int, default=d.population)
-    s.add_argument("--generations", type=int, default=d.generations)
-    s.add_argument("--blocks", type=int, default=d.blocks, help="CRN blocks of the search")
-    s.add_argument("--block-matches", type=int, default=8, help="matches per block")
-    s.add_argument("--holdout-blocks", type=int, default=d.holdout_blocks)
-    s.add_argument("--max-changes", type=int, default=d.max_changes)
-    s.add_argument("--proposals", type=int, default=d.proposals)
-    s.add_argument("--z", type=float, default=d.z)
-    s.add_argument("--chunk", type=int, default=4, help="matches per worker task")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
-    s.add_argument("--workers", type=int, default=None)
-    s.add_argument("--scheduler", default=None)
-    s.add_argument("--out", default="balance-castle.parquet")
-    s.add_argument("--report", default=None)
-    s.add_argument("--apply", type=int, default=None, metavar="N")
-    s.add_argument("--no-progress", action="store_true")
-    a = sub.add_parser("apply", help="write a saved proposal into the card table")
-    a.add_argument("results")
-    a.add_argument("number", type=int)
-    a.add_argument("--cards", default=None, help="card table (default: cards-castle.csv)")
-    return p
-
-
-def _path(arg: str | None) -> Path:
-    return Path(arg) if arg else default_cards_path()
-
-
-def _apply(
-    game: CastleBalance, path: Path, new: dict[str, int], old: dict[str, int], n: int
-) -> None:
-    _, _, rules = apply_changes(game, path, new, old)
-    print(f"proposal {n} written to {path}")
-    for r in rules:
-        print(f"rules change (not a card-table field; set it in CastleRules(...)): {r}")
-
-
-def suggest_main(args: argparse.Namespace) -> int:
-    from tqdm.auto import tqdm  # type: ignore[import-untyped]
-
+def make(table: str, args: argparse.Namespace) -> CastleBalance:
+    """The adapter for the parsed ``suggest`` options (``args.rules_knobs`` resolved)."""
     from throne_lib.games.castle.rules import CastleRules
 
-    path = _path(args.cards)
-    table = path.read_text(encoding="utf-8")
-    lo, hi = _pair(args.band, "band")
-    # no first-seat bound: the 城主 opens (CH-TURN-1), its edge is the 城主's win rate
-    targets = Targets((lo, hi), 1.0, _pair(args.length, "length") if args.length else None)
-    budget = Budget(
-        args.population,
-        args.generations,
-        args.blocks,
-        args.holdout_blocks,
-        args.max_changes,
-        proposals=args.proposals,
-        z=args.z,
+    return CastleBalance(
+        table,
+        args.players,
+        args.agent,
+        CastleRules(),
+        args.block_matches,
+        rules_knobs=args.rules_knobs,
     )
-    rules = CastleRules()
-    names = (
-        list(DEFAULT_RULES_KNOBS)
-        if args.rules is None
-        else [r for r in args.rules.split(",") if r.strip()]
-    )
-    knobs = rules_knobs(names, rules)
-    game = CastleBalance(
-        table, args.players, args.agent, rules, args.block_matches, rules_knobs=knobs
-    )
-    bounds = {}
-    for entry in args.bounds:
-        name, _, rng = entry.partition("=")
-        bounds[name] = parse_bounds(rng)
-    space = search_space(
-        game,
-        fields=args.fields.split(",") if args.fields else None,
-        rules=list(knobs),
-        bounds=bounds,
-        freeze=args.freeze,
-    )
-    bar = tqdm(total=budget.generations + 1, disable=args.no_progress, desc="generations")
-
-    def progress(h: dict[str, Any]) -> None:
-        if not h.get("holdout"):
-            bar.update(1)
-
-    try:
-        res = suggest(
-            game, space, targets, budget, args.seed, args.backend, args.workers,
-            args.scheduler, progress, args.chunk,
-        )  # fmt: skip
-    finally:
-        bar.close()
-    text = report_text(res, game.names)
-    out = save_result(res, args.out)
-    if args.report:
-        Path(args.report).write_text(text + "\n", encoding="utf-8")
-    print(text)
-    print(f"\nproposals -> {out}")
-    if args.apply is not None:
-        p = res.proposal(args.apply)
-        _apply(game, path, dict(p.changes), base_values(p.changes, space), args.apply)
-    return 0
 
 
-def apply_main(args: argparse.Namespace) -> int:
-    import pandas as pd
+def _rules() -> Any:
+    from throne_lib.games.castle.rules import CastleRules
 
-    frame = pd.read_parquet(args.results, engine="pyarrow")
-    new, old = proposal_changes(frame, args.number)
-    path = _path(args.cards)
-    game = CastleBalance(path.read_text(encoding="utf-8"))
-    _apply(game, path, new, old, args.number)
-    return 0
+    return CastleRules()
+
+
+BALANCE = BalanceHooks(
+    make=make,
+    default_cards=default_cards_path,
+    rules=_rules,
+    known_rules=default_rules_knobs,
+    agents=("scripted", "castle_random"),
+    default_agent="scripted",
+    groups="role and hero",
+    add_arguments=add_arguments,
+    # no first-seat target: the 城主 always opens (CH-TURN-1); its edge is the 城主's rate
+    first_seat=False,
+    rules_type="CastleRules",
+    out="balance-castle.parquet",
+    freeze_hint="li_wei, hp, knight.value, rules.lord_mana",
+)
 
 
 def balance_main(argv: Sequence[str] | None = None) -> int:
-    """``throne --game castle balance …``: 0 success, 1 error (one line on stderr), 2 usage."""
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 2
-    try:
-        return suggest_main(args) if args.sub == "suggest" else apply_main(args)
-    except (ValueError, OSError, argparse.ArgumentTypeError) as exc:
-        print(f"throne balance: {exc}", file=sys.stderr)
-        return 1
+    """``throne --game castle balance …`` (the kit's :func:`throne_lib.kit.balance_cli.main`)."""
+    from throne_lib.kit.balance_cli import main
+
+    return main(argv, "castle")

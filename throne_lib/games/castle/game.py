@@ -95,7 +95,7 @@ GAME = Game(
     ),
     rulebook="RULES-CASTLE.md",
     sim_hooks="throne_lib.games.castle.sim:HOOKS",
-    balance="throne_lib.games.castle.balance_search:balance_main",
+    balance="throne_lib.games.castle.balance_search:BALANCE",
     cli="throne_lib.games.castle.cli:HOOKS",
     parse_table=parse_table,
 )

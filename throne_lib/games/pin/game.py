@@ -166,8 +166,16 @@ GAME = Game(
             "在 cards-pin.csv 上设计你自己的国家：表格编辑、保存前校验、卡牌一览。",
             "Design your own nation: edit cards-pin.csv, validated on save, with a gallery.",
         ),
+        Dashboard(
+            "pin_balance.ipynb",
+            "PIN 调平建议",
+            "PIN balance suggestions",
+            "两套卡组与先手的胜率：搜索最少的卡表改动让对局更均衡，一键写入。",
+            "Deck and first-seat win rates: the fewest card changes that even them out.",
+        ),
     ),
     controller="throne_lib.games.pin.ui.widget:pin_app",
     parse_table=parse_table,
     cli="throne_lib.games.pin.cli:CLI",
+    balance="throne_lib.games.pin.balance:BALANCE",
 )

@@ -145,7 +145,7 @@ GAME = Game(
     cli="throne_lib.games.throne.cli:CLI",
     sim_hooks="throne_lib.games.throne.sim:HOOKS",
     review="throne_lib.review:REVIEW",
-    balance="throne_lib.games.throne.balance:balance_main",
+    balance="throne_lib.games.throne.balance:BALANCE",
     parse_table=parse_table,
     table_parsers={"relics.csv": _parse_relics, "events.csv": _parse_events},
 )

@@ -111,6 +111,45 @@ def map_ops(run: Run) -> list[Op]:
     return ops
 
 
+# What each node kind holds (R-TOWER-2..6), for the map's tooltip.
+KIND_TIP = {
+    "battle": "普通战斗：胜利得金币，并从 3 张卡中选 1 张",
+    "elite": "精英战：对手更强，胜利必得遗物",
+    "campfire": "篝火：恢复王座生命",
+    "shop": "商店：买卡、移除卡，也能恢复王座生命",
+    "event": "事件：随机遭遇，做出选择",
+    "chest": "宝箱：打开领取奖励",
+    "boss": "首领战：胜利得遗物并开启下一层",
+}
+COLUMNS = "abcdefghij"
+
+
+def node_under(run: Run, x: float, y: float) -> Node | None:
+    """Any node of the current floor under the pointer (canvas pixels), or None."""
+    for n in run.tmap:
+        if n.floor != run.floor:
+            continue
+        cx, cy = centre(run, n)
+        if (x - cx) ** 2 + (y - cy) ** 2 <= (RADIUS + 8) ** 2:
+            return n
+    return None
+
+
+def node_tip(run: Run, node: Node) -> str:
+    """The tooltip of a map node: its kind and place, what it holds, and whether the
+    player can go there now (「战斗（第 2 行 · b 列）：… · 可前往，点击进入」)."""
+    if node.id in {n.id for n in run.reachable()}:
+        state = "可前往，点击进入"
+    elif node.id == run.node:
+        state = "当前位置"
+    elif node.id in visited(run):
+        state = "已走过"
+    else:
+        state = "现在到不了"
+    where = f"第 {node.row + 1} 行 · {COLUMNS[node.col]} 列"
+    return f"{KIND_ZH[node.kind]}（{where}）：{KIND_TIP[node.kind]} · {state}"
+
+
 def node_at(run: Run, x: float, y: float) -> str | None:
     """The reachable node under a click (canvas pixels), or None."""
     for n in run.reachable():

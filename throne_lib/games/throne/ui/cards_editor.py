@@ -15,6 +15,9 @@ that the widgets' callbacks call; tests drive them without a browser.
 from __future__ import annotations
 
 import html
+import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,8 @@ from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, cards_pa
 from throne_lib.games.throne.ui.gallery import RACE_COLOURS, card_from_record, draw_card
 
 PREVIEW_W, PREVIEW_H = 200, 280
+GRID_FONT = "13px 'Noto Sans CJK SC', sans-serif"
+NUMBER_COLUMNS = ("cost", "attack", "hp", "move", "range")
 GRID_HEADER_H, GRID_ROW_H, GRID_MAX_H = 20, 26, 480
 COLUMN_WIDTHS = {
     "行": 44,
@@ -73,6 +78,115 @@ STYLE = """<style>
   vertical-align:top}
 .throne-diff .old {color:#a33;text-decoration:line-through} .throne-diff .new {color:#176c2e}
 </style>"""
+
+
+COLUMN_ZH = {
+    "id": "编号",
+    "name": "名称",
+    "race": "种族",
+    "kind": "类型",
+    "cost": "费用",
+    "attack": "攻击",
+    "hp": "生命",
+    "move": "移动",
+    "range": "射程",
+    "keywords": "关键词",
+    "effects": "效果",
+    "tiers": "兵种",
+    "captains": "队长",
+    "text": "说明",
+}
+BAD_CELL = "#f4b6b0"  # a cell named by a problem of the last save
+_PROBLEM = re.compile(r"^(?P<file>[^:]*):(?P<row>\d+):(?P<col>[^:]+): (?P<msg>.*)$", re.S)
+# The table loader's messages (English, as the CLI and the logs show them) -> Chinese.
+_MESSAGES_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern + "$", re.S), zh)
+    for pattern, zh in (
+        (r"expected a whole number, got (?P<got>.*)", "应为整数，现在是 {got}"),
+        (
+            r"expected a whole number ≥ (?P<n>\d+), got (?P<got>.*)",
+            "应为 ≥ {n} 的整数，现在是 {got}",
+        ),
+        (
+            r"expected a whole number ≤ (?P<n>\d+) \(CardLimits\.\w+\), got (?P<got>.*)",
+            "应为 ≤ {n} 的整数，现在是 {got}",
+        ),
+        (
+            r"expected a whole number ≥ 1 for a unit's HP, got an empty cell",
+            "单位的生命应为 ≥ 1 的整数，现在是空的",
+        ),
+        (r"expected the card's name, got an empty cell", "卡名不能为空"),
+        (r"expected one of (?P<opts>.*), got (?P<got>.*)", "应为 {opts} 之一，现在是 {got}"),
+        (
+            r"expected an ASCII id like shield_wall \(a-z, 0-9, _\), got (?P<got>.*)",
+            "编号只能用小写字母、数字和 _（如 shield_wall），现在是 {got}",
+        ),
+        (
+            r"a barracks lists its 3 soldier ids \(levels 1, 2, 3\), got (?P<n>\d+)",
+            "兵营要列出 3 个兵种（1、2、3 级），现在有 {n} 个",
+        ),
+        (
+            r"only barracks list soldier tiers; this is a (?P<kind>\w+)",
+            "只有兵营有兵种；这是{kind}",
+        ),
+        (
+            r"only barracks have a captain pool; this is a (?P<kind>\w+)",
+            "只有兵营有队长；这是{kind}",
+        ),
+        (r"a spell needs a 'play: \.\.\.' clause", "法术需要一条 play: … 效果"),
+        (
+            r"a general needs a 'skill\(mana=N\): \.\.\.' clause",
+            "将领需要一条 skill(mana=N): … 技能",
+        ),
+        (r"only generals have a skill clause", "只有将领有技能"),
+        (
+            r"level (?P<n>\d) soldier (?P<got>.*) is not a soldier \(or minion\) id",
+            "{n} 级兵种 {got} 不是士兵（或随从）的编号",
+        ),
+        (r"(?P<got>.*) is not a captain \(or worker\) id", "{got} 不是队长（或工人）的编号"),
+    )
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of the table: where (file row, column name or ``None`` for the whole
+    row) and what, in Chinese; ``line`` is the loader's own ``FILE:ROW:COLUMN: message``."""
+
+    line: str
+    row: int | None
+    column: str | None
+    zh: str
+
+
+def problem_zh(line: str) -> Problem:
+    """``"cards.csv:8:attack: expected a whole number, got 'abc'"`` -> row 8, column
+    ``attack``, 「第 8 行「攻击」：应为整数，现在是 'abc'」. A message with no Chinese
+    version keeps its English text after the Chinese location."""
+    m = _PROBLEM.match(line)
+    if m is None:
+        return Problem(line, None, None, line)
+    row, col, msg = int(m["row"]), m["col"], m["msg"]
+    column = None if col == "-" else col
+    text = msg
+    for pattern, zh in _MESSAGES_ZH:
+        hit = pattern.match(msg)
+        if hit:
+            values = {
+                k: KIND_ZH.get(v, v) if k == "kind" else v for k, v in hit.groupdict().items()
+            }
+            text = zh.format(**values)
+            break
+    where = f"第 {row} 行" + (f"「{COLUMN_ZH.get(col, col)}」" if column else "")
+    return Problem(line, row, column, f"{where}：{text}")
+
+
+def _problem_html(p: Problem) -> str:
+    """One problem in the error panel: the Chinese text, then the loader's location."""
+    m = _PROBLEM.match(p.line)
+    where = f"{m['file']}:{m['row']}:{m['col']}:" if m else ""
+    code = f" <code>{html.escape(where)}</code>" if where else ""
+    return f"<li>{html.escape(p.zh)}{code}</li>"
 
 
 def diff_html(diff: TableDiff, title: str = "") -> str:
@@ -132,6 +246,7 @@ class CardsEditor:
         self.sheet = Sheet.parse(self.saved_text)
         self.selected: SheetRow | None = None
         self.errors: list[str] = []  # problems found by the last Save
+        self.problems: list[Problem] = []  # the same, located and in Chinese
         self.disk_errors: list[str] = []  # problems of the file on disk (from the watcher)
         self.notice = ""
         self._view: list[SheetRow] = []
@@ -183,7 +298,7 @@ class CardsEditor:
             base_column_size=80,
             header_visibility="all",
             column_widths=COLUMN_WIDTHS,
-            default_renderer=TextRenderer(font="13px 'Noto Sans CJK SC', sans-serif"),
+            default_renderer=TextRenderer(font=GRID_FONT),
             layout=w.Layout(height=f"{GRID_MAX_H}px", flex="1 1 auto", width="auto"),
         )
         self.grid.on_cell_change(self._on_cell_change)
@@ -286,11 +401,11 @@ class CardsEditor:
     def _errors_html(self) -> str:
         parts = []
         for title, problems in (
-            ("保存失败：表格有 {n} 个问题，文件未写入", self.errors),
+            ("保存失败：表格有 {n} 个问题，文件未写入（已标红并跳到第一个）", self.errors),
             ("磁盘上的文件有 {n} 个问题，仍使用上一个有效版本", self.disk_errors),
         ):
             if problems:
-                items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
+                items = "".join(_problem_html(problem_zh(p)) for p in problems)
                 parts.append(f"<b>{title.format(n=len(problems))}</b><ul>{items}</ul>")
         return f"<div class='throne-errors'>{''.join(parts)}</div>" if parts else ""
 
@@ -319,8 +434,19 @@ class CardsEditor:
             ("兵种", self._names(rec.get("tiers", ""))),
             ("队长", self._names(rec.get("captains", ""))),
         ]
+        warnings = [
+            f"「{COLUMN_ZH[c]}」{rec.get(c, '')!r} 不是整数，预览按 {getattr(card, c)} 显示"
+            for c in NUMBER_COLUMNS
+            if rec.get(c, "").strip() and not rec.get(c, "").strip().isdigit()
+        ]
+        number = self.sheet.rows.index(row) + 2 if row in self.sheet.rows else None
+        warnings += [p.zh for p in self.problems if p.row == number and p.row is not None]
         self.details.value = (
-            f"<div style='font-size:12px;border-left:3px solid {band};padding-left:6px'>"
+            "".join(
+                f"<div class='throne-bad' style='font-size:12px;color:#a3261b'>⚠ {html.escape(t)}</div>"
+                for t in dict.fromkeys(warnings)
+            )
+            + f"<div style='font-size:12px;border-left:3px solid {band};padding-left:6px'>"
             + "".join(
                 f"<div><span style='color:#777'>{k}</span> {html.escape(v)}</div>"
                 for k, v in extra
@@ -414,6 +540,8 @@ class CardsEditor:
         self.saved_text = self.path.read_text(encoding="utf-8")
         self.sheet = Sheet.parse(self.saved_text)
         self.selected, self.errors, self.notice = None, [], ""
+        self.problems = []
+        self._mark_problems()
         self.refresh()
 
     def save(self) -> bool:
@@ -423,12 +551,16 @@ class CardsEditor:
             parse_cards(text, self.path.name, str(self.path))
         except CardTableError as exc:
             self.errors = list(exc.problems)
+            self.problems = [problem_zh(p) for p in exc.problems]
             self.notice = ""
+            self._mark_problems()
+            self.jump_to(self.problems[0])
             self.update_panels()
             return False
         if text != self.path.read_text(encoding="utf-8"):
             write_atomic(self.path, text)
-        self.errors = []
+        self.errors, self.problems = [], []
+        self._mark_problems()
         self.saved_text = text
         self.notice = "已写入 " + self.path.name
         keep = self.sheet.rows.index(self.selected) if self.selected in self.sheet.rows else None
@@ -438,6 +570,52 @@ class CardsEditor:
             self.watcher.saved()  # our save is whole and atomic: apply it at once
         self.refresh()
         return True
+
+    def _mark_problems(self) -> None:
+        """Colour the cells the last save's problems name. A cell is found by its row's
+        card id (a column the grid's expressions can read), so filtering or sorting the
+        grid keeps the mark on its cell."""
+        from ipydatagrid import TextRenderer, VegaExpr
+
+        bad: dict[str, list[str]] = {}
+        id_col = self.sheet.header.index("id") if "id" in self.sheet.header else None
+        for p in self.problems:
+            if p.row is None or p.column not in self.sheet.header or id_col is None:
+                continue
+            if 2 <= p.row < len(self.sheet.rows) + 2:
+                bad.setdefault(p.column, []).append(self.sheet.rows[p.row - 2].values[id_col])
+        self.grid.renderers = {
+            col: TextRenderer(
+                font=GRID_FONT,
+                background_color=VegaExpr(
+                    f"indexof({json.dumps(sorted(set(ids)), ensure_ascii=False)},"
+                    f" cell.metadata.data['id']) >= 0 ? '{BAD_CELL}' : 'white'"
+                ),
+            )
+            for col, ids in bad.items()
+        }
+
+    def marked_cells(self) -> dict[str, list[str]]:
+        """The card ids whose cell is marked, per column (read back from the renderers)."""
+        out = {}
+        for col, renderer in self.grid.renderers.items():
+            m = re.match(r"indexof\((\[.*?\]),", renderer.background_color.value)
+            out[col] = json.loads(m.group(1)) if m else []
+        return out
+
+    def jump_to(self, problem: Problem) -> None:
+        """Show and select the row (and cell) a problem names: filters that hide it are
+        cleared, the preview shows it with the problem."""
+        if problem.row is None or not 2 <= problem.row < len(self.sheet.rows) + 2:
+            return
+        row = self.sheet.rows[problem.row - 2]
+        if row not in self._view:
+            self.race.value = self.kind.value = self.search.value = ""  # each refreshes
+        self.selected = row
+        at = self._view.index(row)
+        if problem.column in self.sheet.header:
+            col = self.sheet.header.index(problem.column)
+            self.grid.select(at, col, at, col, clear_mode="all")
 
     def on_table_update(self, update: TableUpdate) -> None:
         """The watcher saw the file change: follow it unless there are unsaved edits."""

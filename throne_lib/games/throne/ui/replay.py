@@ -131,6 +131,7 @@ class ReplayWidget(W.VBox):
             f" · 下方手牌：{SIDE_NAMES_ZH[hand]}"
         )
         self.log_html.value = self._log_html(index)
+        self._mark_round(max(1, s.round))
 
     def _log_html(self, index: int) -> str:
         """The 战报 around the current step, the current step highlighted."""
@@ -177,13 +178,28 @@ class ReplayWidget(W.VBox):
     # --- charts ----------------------------------------------------------------------------
 
     def _charts(self) -> W.Widget:
-        from throne_lib.review import plot_review
+        from throne_lib.review import plot_review, round_axes
 
         fig = plot_review(self.logfile)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=80)
-        self.chart = W.Image(value=buf.getvalue(), format="png", layout=W.Layout(width="880px"))
+        self._fig = fig
+        self._round_lines = [
+            ax.axvline(1, color="#d4a017", linewidth=2, alpha=0.8) for ax in round_axes(fig)
+        ]
+        self.chart = W.Image(format="png", layout=W.Layout(width="880px"))
+        self.chart_round = 0
+        self._mark_round(max(1, self.steps[self.step].round))
         return self.chart
+
+    def _mark_round(self, round_no: int) -> None:
+        """Move the charts' marker to ``round_no`` (redrawn only when the round changes)."""
+        if getattr(self, "_fig", None) is None or round_no == self.chart_round:
+            return
+        for line in self._round_lines:
+            line.set_xdata([round_no, round_no])
+        buf = io.BytesIO()
+        self._fig.savefig(buf, format="png", dpi=80)
+        self.chart.value = buf.getvalue()
+        self.chart_round = round_no
 
 
 def show_replay(log: LogFile | str | Path, charts: bool = True) -> ReplayWidget:

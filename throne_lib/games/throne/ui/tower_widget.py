@@ -26,7 +26,7 @@ from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.tower.battle import decide, mix
 from throne_lib.games.throne.tower.config import DEFAULT_TOWER, TowerRules
 from throne_lib.games.throne.tower.map import KIND_ZH as NODE_ZH
-from throne_lib.games.throne.tower.mapview import map_ops, node_at, size
+from throne_lib.games.throne.tower.mapview import map_ops, node_at, node_tip, node_under, size
 from throne_lib.games.throne.tower.run import Battle, Run, Tables
 from throne_lib.games.throne.tower.save import (
     SaveError,
@@ -101,6 +101,7 @@ class TowerApp(W.VBox):
         self.run: Run | None = None
         self.match_widget: TowerMatchWidget | None = None
         self.canvas: Canvas | None = None
+        self.map_tip: W.HTML | None = None
         self.reward_row: CardRow | None = None
         self.shop_row: CardRow | None = None
         self._auto_task: asyncio.Task[None] | None = None
@@ -221,6 +222,7 @@ class TowerApp(W.VBox):
         canvas = Canvas(width=w, height=h, layout=W.Layout(width=f"{w}px", height=f"{h}px"))
         canvas.on_client_ready(self.draw_map)
         canvas.on_mouse_down(self.click_map)
+        canvas.on_mouse_move(self.hover_map)
         self.canvas = canvas
         buttons = [
             _button(
@@ -231,13 +233,26 @@ class TowerApp(W.VBox):
             )
             for n in run.reachable()
         ]
-        self.body.children = [canvas, W.HBox(buttons)]
+        # The node under the pointer, described on a line under the map (a title attribute
+        # is no option: ipycanvas's view and ipywidgets' Box view both ignore `tooltip`).
+        self.map_tip = W.HTML("<span style='color:#777'>把鼠标移到节点上查看说明</span>")
+        self.map_tip.add_class("tp-tower-tip")
+        self.body.children = [canvas, self.map_tip, W.HBox(buttons)]
         self.draw_map()
 
     def draw_map(self) -> None:
         if self.canvas is not None and self.run is not None:
             with safe_hold():
                 run_ops(self.canvas, map_ops(self.run))
+
+    def hover_map(self, x: float, y: float) -> None:
+        """Describe the node under the pointer on the line under the map."""
+        if self.map_tip is None or self.run is None or self.run.screen != "map":
+            return
+        node = node_under(self.run, x, y)
+        tip = f"<b>{html.escape(node_tip(self.run, node))}</b>" if node is not None else ""
+        if tip and self.map_tip.value != tip:
+            self.map_tip.value = tip
 
     def click_map(self, x: float, y: float) -> None:
         if self.run is not None and self.run.screen == "map":

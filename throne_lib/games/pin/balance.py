@@ -1,0 +1,256 @@
+"""PIN 架空战争's adapter to the kit's balance assistant (``throne --game pin balance``).
+
+The groups are the decks (default: the starter decks of ``decks/pin/``, 铁砧联邦 and
+辉穹圣约, PIN-START-3); a block is a few rounds in which the decks are paired at random
+and seated at random (seat 0 is side 甲), every seat played by the scripted agent. The
+first player is whoever wins the reveal (PIN-SETUP-4/-5), so the first-seat target is
+measured as in Throne. The searchable card fields are the table's numbers: ``cost``
+(deploy cost, lower is stronger), ``action_cost`` (lower is stronger), ``attack`` and
+``hp`` (steps of 5, the table's grain), ``range`` (whole numbers; 全 is not a knob),
+``actions`` and the keyword amounts ``ads``, ``shield``, ``mshield``, ``ward``,
+``armor``. A card belongs to the decks that hold it (or whose HQ it is, or whose cards
+name it in an effect, e.g. a 衍生 unit that ``spawn`` makes). Rules parameters offered
+by default: the HQ's HP (PIN-HQ-1) and the opening hand (PIN-SETUP-2), whose effect on
+either side the search finds out by playing.
+
+    throne --game pin balance suggest [--decks anvil,aurora] [--block-rounds 4] [kit options]
+    throne --game pin balance apply balance-pin.parquet N [--cards cards-pin.csv]
+
+The command line is the kit's (:mod:`throne_lib.kit.balance_cli`); :data:`BALANCE` is
+this game's part of it (the registry's ``balance`` hook).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import random
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from throne_lib.carddiff import Sheet
+from throne_lib.kit.balance import (
+    FieldSpec,
+    Outcome,
+    PlayTask,
+    RulesField,
+    SeatResult,
+    int_field,
+    keyword_amount,
+    pairing_block,
+    with_keyword_amount,
+)
+from throne_lib.kit.balance_cli import BalanceHooks
+
+PLAIN_FIELDS: dict[str, FieldSpec] = {
+    "cost": FieldSpec(-1, 1, 1, 0),
+    "action_cost": FieldSpec(-1, 1, 1, 0),
+    "attack": FieldSpec(+1, 10, 10, 0, step=5),
+    "hp": FieldSpec(+1, 10, 10, 5, step=5),
+    "range": FieldSpec(+1, 1, 1, 1),
+    "actions": FieldSpec(+1, 1, 1, 1),
+}
+KEYWORD_FIELDS: dict[str, FieldSpec] = {
+    "kw.ads": FieldSpec(+1, 1, 1, 1),
+    **{f"kw.{k}": FieldSpec(+1, 10, 10, 5, step=5) for k in ("shield", "mshield", "ward", "armor")},
+}
+# (down, up, step) around today's value; the direction is unknown (first_sign 0)
+DEFAULT_RULES_KNOBS: dict[str, tuple[int, int, int]] = {
+    "hq_hp": (40, 40, 10),
+    "opening_hand": (1, 1, 1),
+}
+_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@functools.lru_cache(maxsize=8)
+def _db(text: str) -> Any:
+    from throne_lib.games.pin.cards import parse_pin_cards
+
+    return parse_pin_cards(text)
+
+
+def default_cards_path() -> Path:
+    from throne_lib.games.pin.game import GAME
+
+    return GAME.card_tables[0]
+
+
+def load_decks(words: Sequence[str] | None = None) -> dict[str, Any]:
+    """Decks by group id: the starter decks, or each word a deck file or starter name
+    (its file stem is the group id)."""
+    from throne_lib.games.pin.decks import starter_decks
+    from throne_lib.games.pin.game import resolve_setup
+
+    if not words:
+        return starter_decks()
+    return {Path(w).stem: resolve_setup(w) for w in words}
+
+
+def closure(records: Mapping[str, Mapping[str, str]], start: set[str]) -> frozenset[str]:
+    """``start`` and every card an effect of a reached card names, to a fixed point."""
+    todo, seen = set(start), set[str]()
+    while todo:
+        cid = todo.pop()
+        if cid in seen or cid not in records:
+            continue
+        seen.add(cid)
+        named = set(_ID.findall(records[cid].get("effects", "")))
+        todo |= {n for n in named if n in records and n not in seen}
+    return frozenset(seen)
+
+
+class PinBalance:
+    """The adapter (:class:`throne_lib.kit.balance.BalanceGame`) for PIN 架空战争."""
+
+    def __init__(
+        self,
+        table: str,
+        decks: Mapping[str, Any] | None = None,
+        agent: str = "standard",
+        rules: Any = None,
+        block_rounds: int = 4,
+        rules_knobs: Mapping[str, RulesField] | None = None,
+    ) -> None:
+        from throne_lib.games.pin.rules import PIN_RULES
+
+        self.table = table
+        self.rules = rules or PIN_RULES
+        self.agent = agent
+        self.block_rounds = block_rounds
+        self.decks = dict(decks) if decks is not None else load_decks()
+        if len(self.decks) < 2:
+            raise ValueError(f"PIN balance needs at least two decks, not {sorted(self.decks)}")
+        self.knobs = dict(
+            rules_knobs if rules_knobs is not None else default_rules_knobs(self.rules)
+        )
+        db = _db(table)
+        records = {r["id"].strip(): r for r in Sheet.parse(table).records() if r.get("id")}
+        self._closure = {g: closure(records, {d.hq, *d.cards}) for g, d in self.decks.items()}
+        self.names = {c.id: c.name for c in db.values()}
+        self.names.update(
+            {g: d.main + (f"+{d.ally}" if d.ally else "") for g, d in self.decks.items()}
+        )
+
+    # --- fields ----------------------------------------------------------------------------
+
+    def table_text(self) -> str:
+        return self.table
+
+    def card_fields(self) -> Mapping[str, FieldSpec]:
+        return {**PLAIN_FIELDS, **KEYWORD_FIELDS}
+
+    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
+        if name.startswith("kw."):
+            return keyword_amount(record.get("keywords", ""), name[3:])
+        return int_field(record, name)  # blank (the type's default) and 全 are not knobs
+
+    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
+        if name.startswith("kw."):
+            from throne_lib.games.pin.words import parse_keywords
+
+            text = with_keyword_amount(record["keywords"], name[3:], value, record.get("id", ""))
+            parse_keywords(text)  # still valid
+            record["keywords"] = text
+            return
+        record[name] = str(value)
+
+    def rules_fields(self) -> Mapping[str, RulesField]:
+        return {
+            n: dataclasses.replace(f, base=getattr(self.rules, n)) for n, f in self.knobs.items()
+        }
+
+    # --- groups and matches -----------------------------------------------------------------
+
+    def groups(self) -> Sequence[str]:
+        return list(self.decks)
+
+    def card_groups(self, card_id: str) -> frozenset[str]:
+        return frozenset(g for g, cards in self._closure.items() if card_id in cards)
+
+    def block(self, rng: random.Random, seed0: int) -> list[Hashable]:
+        """``block_rounds`` random pairings of the decks, seats at random (seat 0: 甲)."""
+        return pairing_block(list(self.decks), self.block_rounds, rng, seed0)
+
+    def item_cards(self, item: Hashable) -> frozenset[str] | None:
+        assert isinstance(item, tuple)
+        return self._closure[item[0]] | self._closure[item[1]]
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        from throne_lib.games.pin.agents import play_pin
+        from throne_lib.games.pin.game import GAME
+        from throne_lib.kit.agents import make_agent
+
+        db = _db(task.table)
+        rules = dataclasses.replace(self.rules, **dict(task.rules))
+        out = []
+        for item in task.items:
+            assert isinstance(item, tuple)
+            a, b, seed = str(item[0]), str(item[1]), int(item[2])
+            m: Any = GAME.new_match(
+                [self.decks[a], self.decks[b]], seed, {"cards": db, "rules": rules}
+            )
+            play_pin(
+                m,
+                (
+                    make_agent(self.agent, 2 * seed, "pin"),
+                    make_agent(self.agent, 2 * seed + 1, "pin"),
+                ),
+            )
+            st = m.state
+            w = -1 if st.winner is None else st.winner
+            seats = tuple(
+                SeatResult(g, st.first == s, 0.5 if w < 0 else float(w == s))
+                for s, g in enumerate((a, b))
+            )
+            out.append(Outcome(seats, float(st.round)))
+        return out
+
+
+def default_rules_knobs(rules: Any) -> dict[str, RulesField]:
+    out = {}
+    for n, (down, up, step) in DEFAULT_RULES_KNOBS.items():
+        base = getattr(rules, n)
+        out[n] = RulesField(base, max(step, base - down), base + up, step=step)
+    return out
+
+
+# --- the kit's balance command line: this game's part -----------------------------------------
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("PIN 架空战争")
+    g.add_argument(
+        "--decks", default=None, help="deck files or starter names (default: the starter decks)"
+    )
+    g.add_argument("--block-rounds", type=int, default=4, help="pairings of the decks per block")
+
+
+def make(table: str, args: argparse.Namespace) -> PinBalance:
+    """The adapter for the parsed ``suggest`` options (``args.rules_knobs`` resolved)."""
+    decks = load_decks(args.decks.split(",") if args.decks else None)
+    return PinBalance(
+        table, decks, args.agent, None, args.block_rounds, rules_knobs=args.rules_knobs
+    )
+
+
+def _rules() -> Any:
+    from throne_lib.games.pin.rules import PIN_RULES
+
+    return PIN_RULES
+
+
+BALANCE = BalanceHooks(
+    make=make,
+    default_cards=default_cards_path,
+    rules=_rules,
+    known_rules=default_rules_knobs,
+    agents=("standard", "random"),
+    default_agent="standard",
+    groups="deck",
+    add_arguments=add_arguments,
+    out="balance-pin.parquet",
+    freeze_hint="anv_hq, cost, aur_templars.hp, rules.hq_hp",
+)

@@ -1,0 +1,365 @@
+"""``throne [--game NAME] balance …``: the one command line (and dashboard panel factory)
+of the balance assistant, for every game of the kit.
+
+A game offers the assistant through its registry entry: ``Game.balance`` is a
+:class:`BalanceHooks` (or a "module:attr" string naming one). The hooks build the game's
+:class:`~throne_lib.kit.balance.BalanceGame` adapter from a card table's text and the
+parsed options, and add the game's own options (Throne's ``--generals``, 城堡之心's
+``--players`` …); targets, search space, budget, backends, the report, the Parquet file
+and ``apply`` are the same for every game and live here.
+
+    throne balance suggest [--game NAME] [targets] [search space] [budget] [--seed N]
+                           [--out FILE] [--report FILE] [--apply N]
+    throne balance apply RESULTS.parquet N [--game NAME] [--cards PATH]
+
+See ``docs/balance.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from throne_lib.kit import registry
+from throne_lib.kit.balance import (
+    BalanceGame,
+    Budget,
+    RulesField,
+    Targets,
+    base_values,
+    parse_bounds,
+    search_space,
+    suggest,
+)
+from throne_lib.kit.balance_report import apply_changes, proposal_changes, report_text, save_result
+
+if TYPE_CHECKING:
+    from throne_lib.kit.balance_panel import SuggestPanel
+
+
+@dataclass(frozen=True)
+class BalanceHooks:
+    """What a game gives the kit's balance command and panel.
+
+    ``make(text, args)`` builds the adapter from a card table's text and the parsed
+    options (``args.agent``, ``args.rules_knobs`` and the game's own options);
+    ``add_arguments(parser)`` adds those own options to ``suggest``; ``rules`` is the
+    game's default rules object (a dataclass: any whole-number field may be named by
+    ``--rules``) and ``known_rules(rules)`` the rules parameters offered by default,
+    with their ranges and whom they help."""
+
+    make: Callable[[str, argparse.Namespace], BalanceGame]
+    default_cards: Callable[[], Path]
+    rules: Callable[[], Any]
+    known_rules: Callable[[Any], Mapping[str, RulesField]]
+    agents: Sequence[str]
+    default_agent: str
+    groups: str = "group"  # what the win rates are taken over, for --help: "general"
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
+    first_seat: bool = True  # False: no first-seat target (e.g. a fixed opener)
+    rules_type: str = "Rules"  # where a rules change is set, for the apply message
+    out: str = "balance.parquet"
+    freeze_hint: str = "card, field, card.field"  # the panel's example freeze entry
+
+
+def hooks(name: str) -> BalanceHooks:
+    """The balance hooks of game ``name``; ValueError naming the games that have some."""
+    game = registry.get(name)
+    got = game.hook("balance")
+    if got is None:
+        with_one = ", ".join(g.name for g in registry.games() if g.balance) or "none"
+        raise ValueError(f"game {name!r} has no balance adapter (games with one: {with_one})")
+    if not isinstance(got, BalanceHooks):
+        raise TypeError(f"game {name!r}: Game.balance must be a BalanceHooks, not {got!r}")
+    return got
+
+
+def rules_knobs(
+    entries: Sequence[str], rules: Any, known: Mapping[str, RulesField] | None = None
+) -> dict[str, RulesField]:
+    """Rules parameters by name, ``name`` or ``name=LOW:HIGH``: any whole-number field of
+    the ``rules`` dataclass; ``known`` gives the default range and direction of some
+    (the others: today's value ±2, never below 0)."""
+    known = known or {}
+    ints = {
+        f.name
+        for f in dataclasses.fields(rules)
+        if type(getattr(rules, f.name)) is int  # not bool, not None
+    }
+    out: dict[str, RulesField] = {}
+    for entry in entries:
+        name, _, rng = entry.strip().partition("=")
+        if name not in ints:
+            raise ValueError(
+                f"unknown rules parameter {name!r}; whole-number ones: {', '.join(sorted(ints))}"
+            )
+        base = getattr(rules, name)
+        f = dataclasses.replace(known[name], base=base) if name in known else None
+        f = f or RulesField(base, max(0, base - 2), base + 2)
+        if rng:
+            lo, hi = _pair(rng, f"rules {name}")
+            f = dataclasses.replace(f, low=int(lo), high=int(hi))
+        if not f.low <= base <= f.high:
+            raise ValueError(f"rules {name}: {f.low}:{f.high} does not contain today's {base}")
+        out[name] = f
+    return out
+
+
+# --- the parser ------------------------------------------------------------------------------
+
+
+def _pair(text: str, what: str) -> tuple[float, float]:
+    try:
+        lo, hi = text.split(":")
+        return float(lo), float(hi)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} {text!r}: expected LOW:HIGH") from None
+
+
+def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
+    """``balance suggest`` and ``balance apply`` for game ``name``."""
+    title = registry.get(name).title
+    cards = f"card table (default: {h.default_cards().name})"
+    p = argparse.ArgumentParser(
+        prog="throne balance" if name == registry.DEFAULT_GAME else f"throne --game {name} balance",
+        description=f"{title}: proposals of card-table changes that even out win rates",
+    )
+    sub = p.add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
+    s = sub.add_parser("suggest", help="search for the smallest changes that meet the targets")
+    s.add_argument("--game", default=name, help=f"the game (here: {name})")
+    s.add_argument("--cards", default=None, help=cards)
+    s.add_argument("--agent", default=h.default_agent, choices=list(h.agents), help="every seat's")
+    t = s.add_argument_group("targets")
+    t.add_argument("--band", default="0.45:0.55", help=f"win-rate band per {h.groups} (LOW:HIGH)")
+    if h.first_seat:
+        t.add_argument("--first-seat-max", type=float, default=0.55, help="bound on the first seat")
+    t.add_argument("--length", default=None, help="mean match length in rounds (LOW:HIGH)")
+    sp = s.add_argument_group("search space")
+    sp.add_argument("--fields", default=None, help="card fields (default: all the game's)")
+    sp.add_argument(
+        "--rules",
+        default=None,
+        help="rules parameters NAME[=LOW:HIGH],… (default: the game's; '' none)",
+    )
+    sp.add_argument("--bounds", action="append", default=[], help="FIELD=DOWN:UP, e.g. hp=-2:+2")
+    sp.add_argument(
+        "--freeze", action="append", default=[], help="card, field, card.field or rules.X"
+    )
+    if h.add_arguments is not None:
+        h.add_arguments(s)
+    b = s.add_argument_group("budget")
+    d = Budget()
+    b.add_argument("--population", type=int, default=d.population)
+    b.add_argument("--generations", type=int, default=d.generations)
+    b.add_argument("--blocks", type=int, default=d.blocks, help="CRN blocks of the search")
+    b.add_argument("--holdout-blocks", type=int, default=d.holdout_blocks)
+    b.add_argument("--max-changes", type=int, default=d.max_changes)
+    b.add_argument("--proposals", type=int, default=d.proposals, help="proposals shown")
+    b.add_argument("--z", type=float, default=d.z, help="racing: one-sided z to drop a candidate")
+    b.add_argument("--chunk", type=int, default=4, help="matches per worker task")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
+    s.add_argument("--workers", type=int, default=None, help="default: all cores")
+    s.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    s.add_argument("--out", default=h.out, help="Parquet file of the proposals")
+    s.add_argument("--report", default=None, help="also write the text report here")
+    s.add_argument(
+        "--apply", type=int, default=None, metavar="N", help="write proposal N into the table"
+    )
+    s.add_argument("--no-progress", action="store_true")
+    a = sub.add_parser("apply", help="write a saved proposal into the card table")
+    a.add_argument("--game", default=name, help=f"the game (here: {name})")
+    a.add_argument("results", help="Parquet file written by balance suggest")
+    a.add_argument("number", type=int, help="proposal number")
+    a.add_argument("--cards", default=None, help=cards)
+    return p
+
+
+def options(name: str, **overrides: Any) -> argparse.Namespace:
+    """The ``suggest`` options of game ``name`` at their defaults (what the dashboard
+    panel runs with), ``overrides`` set by attribute name, and the rules knobs resolved."""
+    h = hooks(name)
+    args = build_parser(name, h).parse_args(["suggest"])
+    for key, value in overrides.items():
+        if not hasattr(args, key):
+            raise ValueError(f"{name} balance has no option {key!r}")
+        setattr(args, key, value)
+    args.rules_knobs = _knobs(args, h)
+    return args
+
+
+def _knobs(args: argparse.Namespace, h: BalanceHooks) -> dict[str, RulesField]:
+    rules = h.rules()
+    known = h.known_rules(rules)
+    names = list(known) if args.rules is None else [r for r in args.rules.split(",") if r.strip()]
+    return rules_knobs(names, rules, known)
+
+
+def _cards(arg: str | None, h: BalanceHooks) -> Path:
+    return Path(arg) if arg else h.default_cards()
+
+
+def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]
+
+    path = _cards(args.cards, h)
+    table = path.read_text(encoding="utf-8")
+    lo, hi = _pair(args.band, "band")
+    first = args.first_seat_max if h.first_seat else 1.0
+    targets = Targets((lo, hi), first, _pair(args.length, "length") if args.length else None)
+    budget = Budget(
+        args.population,
+        args.generations,
+        args.blocks,
+        args.holdout_blocks,
+        args.max_changes,
+        proposals=args.proposals,
+        z=args.z,
+    )
+    args.rules_knobs = _knobs(args, h)
+    game = h.make(table, args)
+    bounds = {}
+    for entry in args.bounds:
+        field, _, rng = entry.partition("=")
+        bounds[field] = parse_bounds(rng)
+    space = search_space(
+        game,
+        fields=args.fields.split(",") if args.fields else None,
+        rules=list(args.rules_knobs),
+        bounds=bounds,
+        freeze=args.freeze,
+    )
+    bar = tqdm(total=budget.generations + 1, disable=args.no_progress, desc="generations")
+
+    def progress(st: dict[str, Any]) -> None:
+        if st.get("holdout"):
+            bar.set_postfix_str(f"holdout done, {st['matches_played']} matches")
+            return
+        bar.update(1)
+        bar.set_postfix_str(
+            f"best {st['best_imbalance']:.3f} ({st['best_changes']} changes), "
+            f"{st['matches_played']} matches"
+        )
+
+    try:
+        res = suggest(
+            game,
+            space,
+            targets,
+            budget,
+            args.seed,
+            args.backend,
+            args.workers,
+            args.scheduler,
+            progress,
+            args.chunk,
+        )
+    finally:
+        bar.close()
+    text = report_text(res, getattr(game, "names", {}))
+    out = save_result(res, args.out)
+    if args.report:
+        Path(args.report).write_text(text + "\n", encoding="utf-8")
+    print(text)
+    print(f"\nproposals -> {out}")
+    if args.apply is not None:
+        p = res.proposal(args.apply)
+        _apply(h, game, path, dict(p.changes), base_values(p.changes, space), args.apply)
+    return 0
+
+
+def _apply(
+    h: BalanceHooks,
+    game: BalanceGame,
+    path: Path,
+    new: dict[str, int],
+    old: dict[str, int],
+    number: int,
+) -> None:
+    _, _, rules = apply_changes(game, path, new, old)
+    print(f"proposal {number} written to {path}")
+    for r in rules:
+        print(f"rules change (not a card-table field; set it in {h.rules_type}(...)): {r}")
+
+
+def apply_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    frame = pd.read_parquet(args.results, engine="pyarrow")
+    new, old = proposal_changes(frame, args.number)
+    path = _cards(args.cards, h)
+    game = h.make(path.read_text(encoding="utf-8"), options(name))
+    _apply(h, game, path, new, old, args.number)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, game: str | None = None) -> int:
+    """``throne [--game NAME] balance …``: 0 on success, 1 on an error (its lines on
+    stderr: a broken card table one per problem), 2 on a usage error or a game without
+    a balance adapter. ``--game`` may also stand among ``argv``."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", default=None)
+    known, _ = pre.parse_known_args(args_list)
+    name = known.game or game or registry.DEFAULT_GAME
+    try:
+        h = hooks(name)
+    except (ValueError, TypeError) as exc:
+        print(f"throne balance: {exc}", file=sys.stderr)
+        return 2
+    try:
+        args = build_parser(name, h).parse_args(args_list)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        return suggest_main(name, h, args) if args.sub == "suggest" else apply_main(name, h, args)
+    except (ValueError, OSError, argparse.ArgumentTypeError) as exc:
+        problems = getattr(exc, "problems", None)
+        if isinstance(problems, list) and problems:
+            for problem in problems:  # a broken card table: file:row:column per line
+                print(problem, file=sys.stderr)
+        else:
+            print(f"throne balance: {exc}", file=sys.stderr)
+        return 1
+
+
+# --- the dashboard panel ------------------------------------------------------------------
+
+
+def suggest_panel(
+    name: str = registry.DEFAULT_GAME,
+    cards: str | Path | None = None,
+    backend: str = "process",
+    **overrides: Any,
+) -> SuggestPanel:
+    """The 「调平建议」 section of game ``name``'s balance page: the live card table by
+    default (so "apply" is picked up by every page watching it); ``overrides`` set
+    ``suggest`` options (``agent="random"``, ``players=6`` …)."""
+    from throne_lib.kit.balance_panel import SuggestPanel
+
+    h = hooks(name)
+    args = options(name, **overrides)
+    path = _cards(str(cards) if cards is not None else None, h)
+
+    def make(text: str) -> BalanceGame:
+        return h.make(text, args)
+
+    names = getattr(make(path.read_text(encoding="utf-8")), "names", {})
+    return SuggestPanel(
+        make,
+        path,
+        names,
+        backend,
+        first_seat=h.first_seat,
+        freeze_hint=h.freeze_hint,
+        rules_type=h.rules_type,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
