@@ -137,7 +137,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     say(f"  home  {base}/index.ipynb  (tower, cards, replay, balance)")
     cmd = [
         str(voila),
-        "notebooks",  # tree mode, so the dashboards link to each other (爬塔, home page)
+        # Tree mode, so the dashboards link to each other (爬塔, home page); Voilà 0.5.8
+        # answers 500 on every page of a relative root ("abs_root ... is not absolute").
+        str(ROOT / "notebooks"),
         f"--port={args.port}",
         "--Voila.ip=127.0.0.1",
         "--no-browser",

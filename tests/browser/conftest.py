@@ -80,6 +80,8 @@ class _VoilaServer:
         env["JUPYTER_PATH"] = os.pathsep.join(  # the "throne" Voilà template (voila.json)
             p for p in (str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH", "")) if p
         )
+        if (ROOT / notebook).is_dir():  # Voilà 0.5.8's tree mode needs an absolute root
+            notebook = str(ROOT / notebook)
         self.proc = subprocess.Popen(
             [
                 str(bin_dir / "voila"),
