@@ -8,46 +8,25 @@ how often a hero played twice before the 城主's next turn (a 跳跃 swap under
     python benchmarks/castle_balance_probe.py 5 200
     python benchmarks/castle_balance_probe.py 5 200 "random all" by_hero
 
-``by_hero`` is an experiment, not an engine option: it patches the ``next_turn`` op so
-that turns pass in the heroes' first seating order (a swap never skips the 城主).
+``by_hero`` plays every experiment with ``CastleRules(turn_passing="by_hero")`` (CH-TURN-1's
+other reading): turns pass in the heroes' seating order of the start, so a swap never
+skips the 城主.
 """
 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from throne_lib.games.castle import core
 from throne_lib.games.castle.agents import RandomAgent, ScriptedAgent, play_match
-from throne_lib.games.castle.core import push
-from throne_lib.games.castle.death import end_game
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.rules import CastleRules
-from throne_lib.games.castle.state import State
 
-FIRST_ORDER: dict[int, list[int]] = {}  # match seed -> seats in first seating order
-_BY_SEAT = core.OPS["next_turn"]
-
-
-def _next_turn_by_hero(s: State) -> None:
-    order = FIRST_ORDER.get(s.seed)
-    over_limit = s.rules.max_rounds is not None and s.turn_no > s.rules.max_rounds * s.n
-    if order is None or over_limit:
-        _BY_SEAT(s)
-        return
-    living = set(s.living())
-    if not living:
-        return
-    i = order.index(s.turn_seat)
-    seat = next(order[(i + k) % s.n] for k in range(1, s.n + 1) if order[(i + k) % s.n] in living)
-    if s.players[seat].role == "lord":
-        s.round += 1
-        if s.rules.max_rounds is not None and s.round > s.rules.max_rounds:
-            end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局")
-            return
-    push(s, ("turn", seat))
+# CH-TURN-1's reading every experiment plays with (``by_hero`` on the command line).
+PASSING = ["by_seat"]
 
 
 def run(
@@ -59,8 +38,11 @@ def run(
     twice = lord_early = 0
     for i in range(n):
         seed = 1000 * players + i
-        m = CastleMatch(players=players, seed=seed, rules=rules)
-        FIRST_ORDER[seed] = sorted(range(players), key=lambda seat: m.state.pos[seat])
+        m = CastleMatch(
+            players=players,
+            seed=seed,
+            rules=dataclasses.replace(rules or CastleRules(), turn_passing=PASSING[0]),
+        )
         agents = []
         for p in m.state.players:
             kind = castle if p.role in ("lord", "reinforcement") else enemy
@@ -106,9 +88,9 @@ def main(argv: list[str]) -> None:
     players, n = int(argv[0]), int(argv[1])
     wanted = argv[2:]
     if "by_hero" in wanted:
-        core.OPS["next_turn"] = _next_turn_by_hero
+        PASSING[0] = "by_hero"
         wanted.remove("by_hero")
-        print("turns pass in the heroes' first seating order (experiment)")
+        print("turn_passing='by_hero': turns pass in the heroes' seating order of the start")
     for name, fn in EXPERIMENTS.items():
         if not wanted or name in wanted:
             print(name, fn(players, n), flush=True)

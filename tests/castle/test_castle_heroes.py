@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.castle.helpers import P, do, scen, texts
 from throne_lib.games.castle import CastleRules
 
@@ -214,6 +216,25 @@ def test_bai_pa_leap_swaps_seats() -> None:
     while m.state.turn_seat == 1:
         m.apply(m.legal_actions()[-1])
     assert m.state.turn_seat == 0  # 拜帕 now sits at position 2: his next turn comes early
+
+
+def test_leap_with_turn_passing_by_hero_keeps_the_starting_order() -> None:
+    """CH-TURN-1 Reading ``turn_passing="by_hero"``: after the same 跳跃 (CH-HERO-15) the
+    turns still follow the heroes' seating order of the start, so the 城主 waits a round."""
+    rules = CastleRules(turn_passing="by_hero")
+    m = scen("lord bai_pa", "enemy tang_na", "enemy li_wei", "enemy di_shi", "enemy ge_lu_qi",
+             rules=rules)  # fmt: skip
+    do(m, "skill leap h2")
+    assert m.state.pos[0] == 2 and m.state.pos[2] == 0
+    do(m, "end_play")
+    order = [m.state.turn_seat]
+    while len(order) < 5:
+        m.apply(m.legal_actions()[-1])
+        if m.state.turn_seat != order[-1]:
+            order.append(m.state.turn_seat)
+    assert order == [1, 2, 3, 4, 0]
+    with pytest.raises(ValueError, match="CH-TURN-1"):
+        CastleRules(turn_passing="by_position")
 
 
 def test_ge_lu_qi_fire_arrow_any_distance_once() -> None:

@@ -223,3 +223,24 @@ def test_same_seed_same_match() -> None:
         b.apply(y)
         assert a.hash() == b.hash()
     assert a.log_lines(None) == b.log_lines(None)
+
+
+@pytest.mark.parametrize("passing", ["by_seat", "by_hero"])
+def test_first_round_turns_go_clockwise_from_the_lord_CH_TURN_1(passing: str) -> None:
+    """CH-TURN-1: the battle starts with the 城主, then clockwise around the table drawn at
+    setup (CH-SETUP-3), under either reading while nobody has swapped seats or died."""
+    m = CastleMatch(players=6, seed=11, rules=CastleRules(turn_passing=passing))
+    to_battle(m)
+    lord = m.state.turn_seat
+    assert m.state.players[lord].role == "lord"
+    start = m.state.start_pos
+    assert start == tuple(m.state.pos) and sorted(start) == list(range(6))
+    assert list(start) != list(range(6))  # seats were shuffled: seat numbers ≠ the order
+    expected = sorted(range(6), key=lambda seat: (start[seat] - start[lord]) % 6)
+    order = [lord]
+    while len(order) < 6:
+        m.apply(m.legal_actions()[-1])  # the last legal action: passes, ends phases
+        assert all(p.alive for p in m.state.players) and m.state.pos == list(start)
+        if m.state.turn_seat != order[-1]:
+            order.append(m.state.turn_seat)
+    assert order == expected

@@ -23,6 +23,12 @@ DEFAULT_ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
 }
 
 
+# CH-TURN-1 Reading: "by_seat" passes the turn to the next living hero clockwise from the
+# position the turn began at (a 跳跃 swap moves a hero's turn); "by_hero" keeps the heroes'
+# clockwise order of the battle's start (seat numbers), whatever swaps happen.
+TURN_PASSING = ("by_seat", "by_hero")
+
+
 class RoleTableError(ValueError):
     """A role table row that breaks CH-ROLE-3."""
 
@@ -70,7 +76,7 @@ class CastleRules:
     leftover_mana_source: str = "conjured"  # CH-PREP-5 ("deck" takes real 魔)
     public_discard: bool = True  # CH-DECK-6
     reshuffle_discard: bool = True  # CH-DECK-7
-    turn_passing: str = "by_seat"  # CH-TURN-1
+    turn_passing: str = "by_seat"  # CH-TURN-1 ("by_hero": the seating order of the start)
     draw_per_turn: int = 2  # CH-TURN-4
     ability_uses_per_turn: int = 1  # CH-TURN-6
     max_rounds: int | None = 60  # CH-TURN-11
@@ -131,6 +137,13 @@ class CastleRules:
     # Engine choice, not in the rulebook: a window (rescue, counter) asks only seats that
     # hold a card they could answer with; the others pass without a prompt.
     ask_only_able: bool = True
+
+    def __post_init__(self) -> None:
+        if self.turn_passing not in TURN_PASSING:
+            raise ValueError(
+                f"turn_passing must be one of {', '.join(TURN_PASSING)}, "
+                f"not {self.turn_passing!r} (CH-TURN-1)"
+            )
 
     def roles_for(self, players: int) -> tuple[int, int, int, int]:
         if not self.min_players <= players <= self.max_players:

@@ -69,6 +69,7 @@ def from_text(text: str, cards: CastleCards, rules: CastleRules | None = None) -
     if len(players) != n:
         raise ScenarioError(f"line 1: players={n} but {len(players)} seat lines")
     s.stage = "battle"
+    s.start_pos = tuple(s.pos)  # the scenario's seating is its start (CH-TURN-1 by_hero)
     s.round = int(head.get("round", 1))
     seat = int(head.get("turn", 0))
     at = head.get("at", "play")

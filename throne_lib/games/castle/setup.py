@@ -26,7 +26,15 @@ def new_state(cards: CastleCards, rules: CastleRules, players: int, seed: int) -
     ]
     rng.shuffle(roles)  # CH-SETUP-4
     ps = [Player(seat=i, role=roles[i]) for i in range(players)]
-    s = State(rules=rules, cards=cards, rng=rng, seed=seed, players=ps, pos=positions)
+    s = State(
+        rules=rules,
+        cards=cards,
+        rng=rng,
+        seed=seed,
+        players=ps,
+        pos=positions,
+        start_pos=tuple(positions),
+    )
     s.harm = [[0] * players for _ in range(players)]
     s.helped = [[0] * players for _ in range(players)]
     for p in ps:

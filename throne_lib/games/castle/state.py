@@ -109,6 +109,9 @@ class State:
     seed: int
     players: list[Player]
     pos: list[int]  # seat -> position around the table (clockwise)
+    # The positions when the battle was set up (CH-SETUP-3), for CH-TURN-1's "by_hero"
+    # reading; fixed once set up, so not part of the canonical state.
+    start_pos: tuple[int, ...] = ()
     deck: list[str] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
     supply: list[str] = field(default_factory=list)

@@ -218,7 +218,9 @@ def _cleanup(s: State, seat: int) -> None:
 
 @op("next_turn")
 def _next_turn(s: State) -> None:
-    """CH-TURN-1: the next living hero clockwise after the seat the turn began at."""
+    """CH-TURN-1: the next living hero clockwise after the seat the turn began at
+    (``turn_passing="by_seat"``), or after the hero whose turn it was in the seating order
+    of the start (``"by_hero"``)."""
     living = set(s.living())
     if not living:
         return
@@ -230,8 +232,11 @@ def _next_turn(s: State) -> None:
         end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局")
         return
     for k in range(1, s.n + 1):
-        position = (s.turn_pos + k) % s.n
-        seat = s.pos.index(position)
+        if s.rules.turn_passing == "by_hero":  # the seating order of the start
+            start = s.start_pos or tuple(s.pos)
+            seat = start.index((start[s.turn_seat] + k) % s.n)
+        else:
+            seat = s.pos.index((s.turn_pos + k) % s.n)
         if seat in living:
             break
     if s.players[seat].role == "lord":

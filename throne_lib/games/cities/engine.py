@@ -183,7 +183,15 @@ def new_state(
     if rules.random_seating:  # CW-SETUP-4
         rng.shuffle(positions)
     ps = [Player(seat=i, role="player", revealed=True) for i in range(n)]  # CW-TEAM-1
-    s = State(rules=base, cards=cards, rng=rng, seed=seed, players=ps, pos=positions)
+    s = State(
+        rules=base,
+        cards=cards,
+        rng=rng,
+        seed=seed,
+        players=ps,
+        pos=positions,
+        start_pos=tuple(positions),
+    )
     s.harm = [[0] * n for _ in range(n)]
     s.helped = [[0] * n for _ in range(n)]
     first = positions.index(0)
