@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import pytest
 
@@ -194,9 +194,20 @@ def artifacts_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def voila_server() -> type[_VoilaServer]:
-    """The server class itself, for tests that need their own settings (another
-    virtual environment's ``voila``, tree mode, the public-demo traceback setting):
+def voila_server() -> Iterator[Callable[..., _VoilaServer]]:
+    """A server factory, for tests that need their own settings (another virtual
+    environment's ``voila``, tree mode, the public-demo traceback setting):
     ``server = voila_server("notebooks", bin_dir=..., show_tracebacks=False)``; call
-    ``wait_ready()`` and always ``stop()``."""
-    return _VoilaServer
+    ``wait_ready()`` and ``stop()``. Any server a test forgot to stop is stopped when the
+    session ends (a forgotten one kept running after CI)."""
+    started: list[_VoilaServer] = []
+
+    def start(*args: Any, **kwargs: Any) -> _VoilaServer:
+        server = _VoilaServer(*args, **kwargs)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        if server.proc.poll() is None:
+            server.stop()
