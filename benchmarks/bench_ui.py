@@ -91,7 +91,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def browser_side(clicks: int) -> None:
+def browser_side(clicks: int, gap: float = 0.0) -> None:
     from playwright.sync_api import sync_playwright
 
     from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
@@ -127,7 +127,9 @@ def browser_side(clicks: int) -> None:
             # the match state (the kernel answered). The first load also warms the
             # server; each load starts a new kernel.
             navigations: list[float] = []
-            for _ in range(3):
+            for i in range(3):
+                if i and gap:  # a later visitor: the server's kernel pool has refilled
+                    time.sleep(gap)
                 page = browser.new_page(viewport={"width": 1440, "height": 900})
                 t0 = time.perf_counter()
                 page.goto(f"http://127.0.0.1:{port}/", timeout=180_000)
@@ -135,8 +137,13 @@ def browser_side(clicks: int) -> None:
                 page.wait_for_function(f"(() => {{ const s = {state}; return s && s.phase; }})()")
                 navigations.append(time.perf_counter() - t0)
                 page.close()
+            print("navigations:", " ".join(f"{t:.2f} s" for t in navigations), f"(gap {gap:g} s)")
             stats("navigation -> board interactive", navigations)
             page = browser.new_page(viewport={"width": 1440, "height": 900})
+            received: list[int] = []  # kernel -> page websocket frames, by size
+            page.on(
+                "websocket", lambda ws: ws.on("framereceived", lambda p: received.append(len(p)))
+            )
             page.goto(f"http://127.0.0.1:{port}/", timeout=180_000)
             page.wait_for_function(
                 f"(() => {{ const s = {state}; return s && s.turn === '0' && s.phase === 'replace'; }})()",
@@ -162,6 +169,8 @@ def browser_side(clicks: int) -> None:
             )
             cells = [7 + 1, 7 + 3]  # b2 and d2: each click selects the other barracks
             times: list[float] = []
+            page.wait_for_timeout(1000)  # the AI's turn and the founding settle
+            frames_before, bytes_before = len(received), sum(received)
             for i in range(clicks):
                 before = page.evaluate(state)["hl"]
                 t0 = time.perf_counter()
@@ -171,6 +180,10 @@ def browser_side(clicks: int) -> None:
                 )
                 times.append(time.perf_counter() - t0)
             stats("browser click -> highlight shown", times)
+            print(
+                f"{'kernel -> page frames per click':<38} {(len(received) - frames_before) / clicks:.1f}"
+                f" ({(sum(received) - bytes_before) / clicks / 1000:.1f} kB)"
+            )
             browser.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -185,10 +198,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clicks", type=int, default=300)
     parser.add_argument("--browser", action="store_true", help="also measure in Chromium")
+    parser.add_argument(
+        "--gap", type=float, default=0.0,
+        help="seconds between the navigations (0: back to back, each one racing the "
+        "refill of the play page's preheated kernel; 20: each visitor finds it warm)",
+    )  # fmt: skip
     args = parser.parse_args()
     kernel_side(args.clicks)
     if args.browser:
-        browser_side(min(args.clicks, 60))
+        browser_side(min(args.clicks, 60), args.gap)
 
 
 if __name__ == "__main__":

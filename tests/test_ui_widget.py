@@ -324,3 +324,21 @@ def test_match_end_shows_result_and_saves_the_log(db: CardDB, tmp_path: Path) ->
     assert "回合上限" in w.result.value or "王座被摧毁" in w.result.value
     assert w.saved_log is not None and w.saved_log.parent == tmp_path
     assert w.saved_log.read_text(encoding="utf-8").count("\n") > 3
+
+
+def test_a_select_click_redraws_only_the_layers_that_changed(pos: Callable[..., Match]) -> None:
+    """Issue 17 speed: selecting one unit after another changes the highlights (the
+    overlay), not the units and the hand, so only the overlay goes to the browser; a
+    browser that (re)connects gets every layer again."""
+    m = pos("unit c2 blue knight\nunit e2 blue knight\n")
+    w = widget(m)
+    w._on_client_ready()
+    w.click_cell("c2")
+    draws = w.draws
+    w.click_cell("e2")
+    assert hl(w) and w.ctrl.view(w.flash, -1, -1).selected_cell == m.geo.parse("e2")
+    assert w.draws == draws + 1  # the overlay
+    w.click_cell("c2")
+    assert w.draws == draws + 2
+    w._on_client_ready()
+    assert w.draws == draws + 5  # board, units, overlay

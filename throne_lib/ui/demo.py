@@ -135,6 +135,23 @@ def install_error_panel() -> None:
     display(HTML(PAGE_HELPERS))
 
 
+def wait_for_visitor() -> None:
+    """Pause a preheated kernel until a page claims it (a no-op anywhere else).
+
+    ``voila.json`` keeps one kernel of the play page heated: Voilà starts it and runs the
+    notebook before anyone asks, so a visitor skips the kernel start and the imports.
+    The notebook calls this after its imports: what follows (the last settings, the
+    card table) is read when the page is opened, not when the kernel was heated. While
+    it waits the kernel is busy, and the idle culler (``cull_busy`` off) leaves it
+    alone: a pool kernel culled while idle would be handed to the next visitor dead.
+    """
+    try:
+        from voila.utils import wait_for_request
+    except ImportError:  # JupyterLab, nbval, a plain kernel: nothing to wait for
+        return
+    wait_for_request()
+
+
 def install_page(notebook: str) -> None:
     """A dashboard's first cell: :func:`install_error_panel`, then the navigation line
     (its title and a link back to the home page, :func:`throne_lib.ui.home.nav_html`)."""

@@ -96,6 +96,7 @@ class MatchWidget(W.VBox):
         # result panel still shows 0/16, not the default rules' 0/40 (tower thrones).
         self.throne_max: dict[int, int] = {}
         self.draws = 0  # canvas redraws (for tests and the benchmark)
+        self._drawn: dict[int, list[Op]] = {}  # the ops each layer shows now
         self.handled = 0  # clicks/releases/buttons handled: the page shows it (data-seq)
         self.ai = AiTurns(
             self._ai_to_move,
@@ -187,14 +188,24 @@ class MatchWidget(W.VBox):
     # --- drawing ---------------------------------------------------------------------
 
     def _draw(self, layer: int, ops: Sequence[Op]) -> None:
-        if self.ready:
-            with safe_hold():
-                run_ops(self.canvas[layer], ops)
-            self.draws += 1
+        """Draw ``ops`` on ``layer``, unless the layer already shows exactly these ops:
+        a click that selects a unit changes the highlights (overlay) but not the units
+        and the hand, and each canvas attribute set costs a traitlets round in the
+        kernel and a command in the browser (about 400 per units layer)."""
+        if not self.ready:
+            return
+        ops = list(ops)
+        if self._drawn.get(layer) == ops:
+            return
+        with safe_hold():
+            run_ops(self.canvas[layer], ops)
+        self._drawn[layer] = ops
+        self.draws += 1
 
     def _on_client_ready(self) -> None:
         """A browser (re)connected: draw everything, then let the AI start."""
         self.ready = True
+        self._drawn = {}  # a new page starts blank
         self._draw(0, board_ops(self.px))
         self.refresh()
         self._maybe_start_ai()
