@@ -563,20 +563,72 @@ def soldier_reaches(s: State, seat: int, sol: Soldier, city: str) -> bool:
 def hit(s: State, breaker: int, city: str, amount: int) -> bool:
     """``amount`` to ``city`` by ``breaker`` (CW-CAPTURE-1); a break starts the capture:
     the city leaves at once, its effect resolves (prompts), then the breaker occupies it."""
+    return bool(strike_cities(s, breaker, ((city, amount),)))
+
+
+@cw_op("cw_hits")
+def strike_cities(s: State, breaker: int, hits: tuple[tuple[str, int], ...]) -> list[str]:
+    """One event dealing damage to one or more cities (CW-CAPTURE-1). The broken cities
+    leave their places at once (CW-CAPTURE-4 (1)); more than one to capture and the
+    breaker orders them (CW-CAPTURE-6, the ``cw_order`` prompt) before their capture
+    effects resolve and they go on top in that order. Returns the cities broken."""
     w = war_of(s)
-    if city not in w.attack_targets(breaker):
-        log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
-        return False
-    broke = w.strike(breaker, city, amount)
-    if broke:
-        pending = w.begin_capture(breaker, [city])
-        push(
-            s,
-            *[("cw_capture_fx", breaker, c, prev) for c, prev in pending.items()],
-            ("cw_occupy", breaker, tuple(pending)),
-        )
+    broken: list[str] = []
+    for city, amount in hits:
+        if city not in w.attack_targets(breaker):
+            log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
+            continue
+        if w.strike(breaker, city, amount):
+            broken.append(city)
+    if broken:
+        pending = w.begin_capture(breaker, broken)
+        if len(pending) > 1:
+            push(s, ("cw_order_ask", breaker, tuple(pending.items()), ()))
+        else:
+            _push_captures(s, breaker, list(pending.items()))
     sync(s)
-    return broke
+    return broken
+
+
+def _push_captures(s: State, breaker: int, ordered: list[tuple[str, int | None]]) -> None:
+    """CW-CAPTURE-4 (2)/(3), CW-CAPTURE-6: effects in order, then on top in that order."""
+    push(
+        s,
+        *[("cw_capture_fx", breaker, c, prev) for c, prev in ordered],
+        ("cw_occupy", breaker, tuple(c for c, _ in ordered)),
+    )
+
+
+@cw_op("cw_order_ask")
+def _order_ask(
+    s: State,
+    breaker: int,
+    left: tuple[tuple[str, int | None], ...],
+    chosen: tuple[tuple[str, int | None], ...],
+) -> None:
+    """CW-CAPTURE-6: the breaker names the next city (its effect resolves next, and it
+    goes on the stack before the ones named after it); the last one left ends current."""
+    if len(left) <= 1 or war_of(s).out[breaker]:
+        _push_captures(s, breaker, [*chosen, *left])
+        return
+    ask(s, "cw_order", breaker, left, chosen)
+
+
+def _cw_order_legal(s: State, pr: Prompt) -> list[Act]:
+    left = pr.data[0]
+    return [Act("capture_order", (CITY + c,)) for c, _ in left]
+
+
+def _cw_order_answer(s: State, pr: Prompt, act: Act) -> None:
+    left, chosen = pr.data
+    city = str(act.args[0]).removeprefix(CITY)
+    pick = next(x for x in left if x[0] == city)
+    log(s, "city", f"{s.hero_name(pr.seat)} 先结算 {war_of(s).table[city].name} 的破城效果")
+    rest = tuple(x for x in left if x[0] != city)
+    push(s, ("cw_order_ask", pr.seat, rest, (*chosen, pick)))
+
+
+cw_prompt("cw_order", "CW-CAPTURE-6", _cw_order_legal, _cw_order_answer)
 
 
 @cw_op("cw_capture_fx")

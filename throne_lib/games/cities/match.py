@@ -211,6 +211,8 @@ def add_city_view(s: State, obs: dict[str, Any], seat: int | None) -> dict[str, 
         p = obs.get("prompt") or {}
         if pr.kind in ("cw_retrieve", "cw_deploy", "cw_strike"):
             p["detail"] = {"amount": pr.data[0], "city": pr.data[1]}
+        if pr.kind == "cw_order":  # CW-CAPTURE-6: the cities still to order
+            p["detail"] = {"cities": [c for c, _ in pr.data[0]]}
         obs["prompt"] = p
     return obs
 
