@@ -121,6 +121,19 @@ class CitiesMode:
 
     # CW-DECK-1/2/3/5: the reset replaces the castle's reshuffle (both deck modes)
     def draw(self, s: State, seat: int, n: int, why: str = "") -> list[str]:
+        """Draw ``n`` from the pile ``seat`` uses (CW-DECK-2): more than it holds and the
+        reset (CW-DECK-3) runs for ``seat``.
+
+        Reading of ``deck_mode="shared"`` (CW-DECK-1's other reading): one draw pile and
+        one discard pile for all, as the base game (CH-SETUP-7, CH-DECK-6). Exhaustion
+        (卡组抓尽, the seed's 募兵 example) strikes the player who must draw more than the
+        shared pile holds, and only it: it draws what is left, gives up every city but
+        its starting city (or goes out holding only that, CW-DECK-4), and the shared
+        discard pile — everyone's cards — is shuffled as the new shared pile (the base
+        game's reshuffle, CH-DECK-7, happens only this way); the missing cards are not
+        drawn. Other players keep their cities; a player who goes out leaves only its hand
+        and equipment (the piles are everyone's, CW-WIN-5); 长安's 'your discard pile' is
+        the shared one."""
         p = s.players[seat]
         if self.war.out[seat] or n <= 0:
             return []
