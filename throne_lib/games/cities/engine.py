@@ -599,6 +599,10 @@ def hit(s: State, breaker: int, city: str, amount: int) -> bool:
 
 
 @cw_op("cw_hits")
+def _hits(s: State, breaker: int, hits: tuple[tuple[str, int], ...]) -> None:
+    strike_cities(s, breaker, hits)
+
+
 def strike_cities(s: State, breaker: int, hits: tuple[tuple[str, int], ...]) -> list[str]:
     """One event dealing damage to one or more cities (CW-CAPTURE-1). The broken cities
     leave their places at once (CW-CAPTURE-4 (1)); more than one to capture and the
