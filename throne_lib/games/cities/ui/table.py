@@ -1,8 +1,9 @@
 """Drawing the cities on the 城堡之心 round table (pure: observation in, canvas out).
 
 Each seat's box (the castle's) gets its team colour and, beneath it, its city stack:
-the current city with a grain bar, the number of rear cities, 起始 on the starting
-city (CW-UI-1). The empty cities lie in the middle with their grain bars; a city the
+the current city as a card with name, grain/full, 守城效果 and grain bar; the rear cities
+fanned beneath, newest first, each with its full bar; the starting city at the bottom,
+marked 起始 (CW-UI-1). Before the reveal every city shows its back (CW-UI-5). The empty cities lie in the middle with their grain bars; a city the
 viewer abandoned is greyed and marked 弃守 (CW-UI-2). Legal targets are outlined green,
 with 「破城」 or the grain left after the hit (CW-UI-4). ``city_at`` maps a click back.
 """
