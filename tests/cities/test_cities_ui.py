@@ -183,3 +183,13 @@ def test_simultaneous_captures_are_ordered_in_a_dialog() -> None:
         app.press(app.legal()[0])
     assert m.prompt_kind == "play" and w.current(app.human) in (a, b)
     assert set(w.stacks[app.human][-2:]) == {a, b}
+
+
+def test_the_deck_mode_is_a_setting_of_the_dashboard() -> None:
+    """CW-DECK-1: 「公共牌组」 starts a match with the base game's shared piles."""
+    app = CitiesApp(players=3, seed=1, tempo=0, max_rounds=5)
+    assert app.match.state.decks is not None
+    app.deck_w.value = "shared"
+    app.new_match()
+    assert app.match.state.decks is None and len(app.match.state.deck) > 0
+    assert not app.revealed  # a new match starts face down again (CW-UI-5)

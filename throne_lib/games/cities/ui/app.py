@@ -54,9 +54,14 @@ class CitiesApp(CastleApp):
         tempo: float = 0.6,
         max_rounds: int | None = 40,
         teams: str = "",
+        deck_mode: str = "personal",
     ) -> None:
         self.teams_w = W.Text(value=teams, description="队伍", placeholder="如 a,b,a,b；空=各自为战",
                               layout=W.Layout(width="260px"))  # fmt: skip
+        self.deck_w = W.Dropdown(options=[("各自牌组", "personal"), ("公共牌组", "shared")],
+                                 value=deck_mode, description="牌组",
+                                 layout=W.Layout(width="200px"))  # fmt: skip
+        self.deck_w.add_class("cities-deck-mode")  # CW-DECK-1's two readings
         self.city_focus: str | None = None
         self.concede_b = W.Button(description="认输", button_style="danger")
         self.concede_b.on_click(lambda _b: self.concede())
@@ -71,7 +76,12 @@ class CitiesApp(CastleApp):
         )
         self.canvas.height = canvas_height()  # room for the bottom seat's stack
         settings = self.widget.children[0]
-        settings.children = (*settings.children[:-1], self.teams_w, settings.children[-1])
+        settings.children = (
+            *settings.children[:-1],
+            self.teams_w,
+            self.deck_w,
+            settings.children[-1],
+        )
         self.reveal.description = "显示全部手牌"
         self.refresh()  # the canvas grew (and was cleared)
         self.teams_w.add_class("cities-teams")
@@ -107,7 +117,10 @@ class CitiesApp(CastleApp):
         if len(labels) != n or len(set(labels)) < 2:
             labels = [f"t{i}" for i in range(n)]
         match = CitiesMatch(
-            players=n, seed=seed, rules=CitiesRules(max_rounds=rounds), teams=labels
+            players=n,
+            seed=seed,
+            rules=CitiesRules(max_rounds=rounds, deck_mode=str(self.deck_w.value)),
+            teams=labels,
         )
         return match, [CitiesAgent(seed, s) for s in range(n)]
 
