@@ -52,7 +52,10 @@ def test_cities_match_by_mouse_from_home(
         page.screenshot(path=str(artifacts_dir / "cities_face_down.png"))
         reveal.click()
         expect(reveal).to_have_count(0, timeout=30_000)
-        page.wait_for_timeout(500)
+        expect(status).to_contain_text("轮到你", timeout=60_000)  # the hero draft goes on
+        expect(page.locator(".castle-actions button:not(.cities-concede)").first).to_be_visible(
+            timeout=30_000
+        )
         page.screenshot(path=str(artifacts_dir / "cities_revealed.png"))
         expect(status).to_contain_text("城池 1/4")  # CW-UI-3
         expect(status).to_contain_text("第 0/3 轮")
