@@ -4,6 +4,7 @@ player who must draw more than the shared pile holds. Property tests for both mo
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,19 @@ def test_cli_plays_and_replays_a_shared_deck_match(
                         "shared", "-n", "1", "--backend", "serial", "--no-progress",
                         "--out", str(out)]) == 0  # fmt: skip
     assert "check: OK" in capsys.readouterr().out
+
+
+def test_shared_resample_redeals_only_what_the_seat_cannot_see() -> None:
+    """CW-DECK-1 (shared) with hidden information: a seat's resample keeps its own hand
+    and the public discard pile, and redeals the others' hands from the same cards."""
+
+    m = shared_play(seed=3)
+    s = m.state
+    s.players[0].hand, s.players[1].hand = ["sword", "heal"], ["mana", "mana", "sword"]
+    s.discard = ["heal"]
+    touch(m)
+    r = m.resample(0, random.Random(5)).state
+    assert r.players[0].hand == ["sword", "heal"] and r.discard == ["heal"]
+    assert len(r.players[1].hand) == 3
+    unseen = sorted(s.deck + s.players[1].hand + s.players[2].hand)
+    assert sorted(r.deck + r.players[1].hand + r.players[2].hand) == unseen
