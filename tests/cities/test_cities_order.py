@@ -76,3 +76,13 @@ def test_the_scripted_ai_puts_the_highest_weight_on_top() -> None:
     m.apply(CitiesAgent(2, seat).choose(m))
     top = max((a, b), key=lambda c: (w.table[c].ai_weight, c))
     assert w.current(seat) == top
+
+
+def test_conceding_while_ordering_leaves_no_city_nowhere() -> None:
+    """CW-CAPTURE-6 / CW-WIN-4 / CW-CITY-2: the breaker concedes at the order question:
+    the cities being captured go into the empty area, none is lost."""
+    m, seat, a, b = two_breaks()
+    m.apply(Act("concede", (seat,)))
+    w = war(m)
+    assert w.out[seat] and {a, b} <= set(w.empty)
+    assert m.city_invariants() == []

@@ -618,8 +618,10 @@ def strike_cities(s: State, breaker: int, hits: tuple[tuple[str, int], ...]) -> 
             broken.append(city)
     if broken:
         pending = w.begin_capture(breaker, broken)
-        if len(pending) > 1:
-            push(s, ("cw_order_ask", breaker, tuple(pending.items()), ()))
+        if len(pending) > 1:  # the closing cw_occupy is a no-op once all are placed; it
+            # places them 失守 if the breaker goes out (认输) while ordering (CW-CITY-2)
+            push(s, ("cw_order_ask", breaker, tuple(pending.items()), ()),
+                 ("cw_occupy", breaker, tuple(pending)))  # fmt: skip
         else:
             _push_captures(s, breaker, list(pending.items()))
     sync(s)
