@@ -26,7 +26,7 @@ TEAM_COLOURS = (
     "#7f8c8d",
     "#a04000",
 )
-CARD_W, CARD_H = 112, 38
+CARD_W, CARD_H = 108, 38
 TOP_H = 46  # the current city's card under a seat's box (CW-UI-1)
 STRIP_H = TOP_H
 FAN = 13  # how much of each rear city shows beneath it
@@ -200,7 +200,7 @@ def draw_cities(
     canvas.fill_rect(0, H, W, EXTRA_H)
     # the empty area in the middle (CW-UI-2)
     canvas.fill_style = "#efe6cf"
-    canvas.fill_rect(W / 2 - 186, H / 2 - 104 + EMPTY_DY, 372, 188)
+    canvas.fill_rect(W / 2 - 174, H / 2 - 104 + EMPTY_DY, 348, 188)
     canvas.fill_style = "#5b4a2f"
     canvas.font = "12px sans-serif"
     canvas.text_align = "center"
