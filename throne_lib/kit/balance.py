@@ -182,6 +182,56 @@ def int_field(record: Mapping[str, str], name: str) -> int | None:
     return int(text) if text.lstrip("-").isdigit() else None
 
 
+class CardTableAdapter:
+    """The field part of a :class:`BalanceGame` for a CSV card table whose knobs are
+    whole-number columns and keyword amounts: a base class for adapters.
+
+    ``table`` is the card table's text, ``fields`` its searchable fields (``kw.NAME`` for
+    the N of a ``NAME(N)`` keyword), ``rules`` the game's rules object and ``knobs`` the
+    rules parameters offered (their ``base`` is read from ``rules``). ``parse_keywords``
+    is the game's keyword parser: a rewritten keyword cell must still parse (it raises on
+    a bad one); None when the game has no keyword fields. A subclass adds the groups and
+    the matches; it must stay picklable (a module-level parser is)."""
+
+    def __init__(
+        self,
+        table: str,
+        fields: Mapping[str, FieldSpec],
+        rules: Any,
+        knobs: Mapping[str, RulesField],
+        parse_keywords: Callable[[str], object] | None = None,
+    ) -> None:
+        self.table = table
+        self.fields = dict(fields)
+        self.rules = rules
+        self.knobs = dict(knobs)
+        self.parse_keywords = parse_keywords
+
+    def table_text(self) -> str:
+        return self.table
+
+    def card_fields(self) -> Mapping[str, FieldSpec]:
+        return self.fields
+
+    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
+        if name.startswith("kw."):
+            return keyword_amount(record.get("keywords", ""), name[3:])
+        return int_field(record, name)  # blank and non-numbers (∞, 全) are not knobs
+
+    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
+        if name.startswith("kw."):
+            if self.parse_keywords is None:
+                raise ValueError(f"no keyword fields in this game: {name}")
+            text = with_keyword_amount(record["keywords"], name[3:], value, record.get("id", ""))
+            self.parse_keywords(text)  # still valid
+            record["keywords"] = text
+            return
+        record[name] = str(value)
+
+    def rules_fields(self) -> Mapping[str, RulesField]:
+        return {n: replace(f, base=getattr(self.rules, n)) for n, f in self.knobs.items()}
+
+
 def pairing_block(
     groups: Sequence[str], rounds: int, rng: random.Random, seed0: int
 ) -> list[Hashable]:
@@ -802,7 +852,12 @@ class _Search:
                 return False
             weights = [1.0 / len(k.groups) for k in knobs]
             knob = self.rng.choices(knobs, weights)[0]
-            steps = self.rng.choice((1, 1, 2))
+            if group == FIRST:  # one rules knob carries the whole edge: any size to its bound
+                up = direction * knob.sign > 0
+                room = (knob.high - knob.base if up else knob.base - knob.low) // knob.step
+                steps = self.rng.randint(1, max(1, room))
+            else:
+                steps = self.rng.choice((1, 1, 2))
             value = self._clip(knob, knob.base + direction * knob.sign * steps * knob.step)
         else:
             free = [k for k in self.space.knobs if k.key not in changes]
