@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import resource
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,6 +202,30 @@ def _knobs(args: argparse.Namespace, h: BalanceHooks) -> dict[str, RulesField]:
     return rules_knobs(names, rules, known)
 
 
+class _Clock:
+    """Wall and CPU time of a run, for the report's last line. The CPU time is this
+    process's and its finished child processes' (a process pool's workers, joined when
+    the search ends); a Dask cluster's workers are not counted."""
+
+    def __init__(self) -> None:
+        self.wall = time.monotonic()
+        self.cpu = self._cpu()
+
+    @staticmethod
+    def _cpu() -> float:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    def line(self, matches: int) -> str:
+        wall = time.monotonic() - self.wall
+        cpu = self._cpu() - self.cpu
+        return (
+            f"run: {matches} matches in {wall:.0f} s wall ({wall / 60:.1f} min), "
+            f"{cpu:.0f} CPU-s (this process and its pool workers)"
+        )
+
+
 def _cards(arg: str | None, h: BalanceHooks) -> Path:
     return Path(arg) if arg else h.default_cards()
 
@@ -246,6 +272,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
             f"{st['matches_played']} matches"
         )
 
+    clock = _Clock()
     try:
         res = suggest(
             game,
@@ -261,7 +288,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
-    text = report_text(res, getattr(game, "names", {}))
+    text = report_text(res, getattr(game, "names", {})) + "\n\n" + clock.line(res.matches_played)
     out = save_result(res, args.out)
     if args.report:
         Path(args.report).write_text(text + "\n", encoding="utf-8")
