@@ -14,6 +14,7 @@ import io
 import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -179,6 +180,32 @@ def test_proposals_are_reproducible_from_the_seed(found: object) -> None:
     assert report_text(again) == report_text(found)  # type: ignore[arg-type]
     other = suggest(game, search_space(game), Targets(), SMALL, seed=4, backend="serial")
     assert report_text(other) != report_text(again)
+
+
+def test_a_time_limit_stops_the_search_before_a_generation_and_says_so(found: object) -> None:
+    """A run that would pass its time limit starts no more generations, keeps its
+    holdout and proposals, and repeats exactly with ``generations`` set to what it ran.
+    (No clock is asserted: a limit of a nanosecond has always passed, one of a year
+    never has.)"""
+    game = ToyGame()
+    space = search_space(game)
+    short = replace(SMALL, time_limit=1e-9)
+    res = suggest(game, space, Targets(), short, seed=3, backend="serial")
+    assert res.generations_run == 0 < SMALL.generations
+    text = report_text(res)
+    assert "stopped by the time limit after generation 0 of 4" in text
+    assert "rerun with --generations 0" in text
+    assert res.matches_played < found.matches_played  # type: ignore[attr-defined]
+    again = suggest(game, space, Targets(), replace(SMALL, generations=0), seed=3, backend="serial")
+    assert again.front == res.front and again.proposals == res.proposals
+    long = suggest(
+        game, space, Targets(), replace(SMALL, time_limit=3.2e7), seed=3, backend="serial"
+    )
+    assert long.generations_run == SMALL.generations
+    assert long.front == found.front  # type: ignore[attr-defined]
+    assert "stopped" not in report_text(long)
+    with pytest.raises(ValueError, match="time_limit"):
+        Budget(time_limit=0)
 
 
 def test_frozen_fields_never_change() -> None:

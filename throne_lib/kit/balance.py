@@ -36,6 +36,7 @@ import math
 import random
 import re
 import statistics
+import time
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -639,7 +640,13 @@ class Budget:
     ``blocks`` CRN blocks in the search schedule (each from :meth:`BalanceGame.block`),
     ``holdout_blocks`` fresh blocks for the final measurement, ``max_changes`` per
     proposal, ``min_blocks`` before racing may drop a candidate, ``z`` the racing test's
-    one-sided z (1.64 ≈ 95%), ``proposals`` how many to re-measure and show."""
+    one-sided z (1.64 ≈ 95%), ``proposals`` how many to re-measure and show.
+
+    ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
+    is not started when the time spent, one more generation as long as the last one and
+    the holdout (estimated from the time per match so far) would pass it. A run stopped
+    early says so (:attr:`BalanceResult.generations_run`); it is reproducible with
+    ``generations`` set to the number it ran (the seeds do not depend on the clock)."""
 
     population: int = 8
     generations: int = 6
@@ -649,11 +656,16 @@ class Budget:
     min_blocks: int = 2
     z: float = 1.64
     proposals: int = 6
+    time_limit: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("population", "generations", "blocks", "holdout_blocks", "max_changes"):
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("budget time_limit must be positive (seconds)")
+        for name in ("population", "blocks", "holdout_blocks", "max_changes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"budget {name} must be at least 1")
+        if self.generations < 0:  # 0: the first population only
+            raise ValueError("budget generations must be at least 0")
         if max(self.blocks, self.holdout_blocks) > MAX_BLOCKS:
             raise ValueError(f"budget: at most {MAX_BLOCKS} blocks")
         if self.population < 2:
@@ -760,6 +772,12 @@ class BalanceResult:
                 return p
         raise ValueError(f"no proposal {number}; there are {len(self.proposals)}")
 
+    @property
+    def generations_run(self) -> int:
+        """Generations of offspring the search ran: fewer than the budget's when its
+        time limit stopped it."""
+        return max((int(h["generation"]) for h in self.history), default=0)
+
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -792,6 +810,20 @@ class _Search:
                 self.by_group.setdefault(g, []).append(k)
         self.archive: dict[Changes, Candidate] = {}
         self.history: list[dict[str, Any]] = []
+        self.started = time.monotonic()
+
+    def _out_of_time(self, last_generation: float) -> bool:
+        """Would one more generation (as long as the last) and the holdout pass the
+        budget's time limit? The holdout is estimated at the run's time per match so far
+        for the unchanged table and every proposal replaying all its matches."""
+        limit = self.budget.time_limit
+        if limit is None:
+            return False
+        spent = time.monotonic() - self.started
+        per_match = spent / max(1, self.ev.played)
+        items = sum(len(b) for b in self.blocks) / len(self.blocks)
+        holdout = per_match * items * self.budget.holdout_blocks * (1 + self.budget.proposals)
+        return spent + last_generation + holdout > limit
 
     # --- evaluation -----------------------------------------------------------------------
 
@@ -931,7 +963,11 @@ class _Search:
         self.evaluate(pop[1:], [base])
         pop = [c for c in pop if c.tally is not None]
         self._report(0, pop)
+        last = time.monotonic() - self.started
         for gen in range(1, b.generations + 1):
+            if self._out_of_time(last):
+                break
+            t0 = time.monotonic()
             rank, crowd = nsga.ranks(self._points(pop))
             kids: list[Candidate] = []
             for _ in range(20 * b.population):
@@ -953,6 +989,7 @@ class _Search:
             keep = nsga.select(self._points(merged), b.population)
             pop = [merged[i] for i in keep]
             self._report(gen, pop, dropped=sum(c.dropped_at is not None for c in kids))
+            last = time.monotonic() - t0
         return pop
 
     def _report(self, gen: int, pop: list[Candidate], dropped: int = 0) -> None:

@@ -164,6 +164,13 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     b.add_argument("--proposals", type=int, default=d.proposals, help="proposals shown")
     b.add_argument("--z", type=float, default=d.z, help="racing: one-sided z to drop a candidate")
     b.add_argument("--chunk", type=int, default=4, help="matches per worker task")
+    b.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="start no generation that would, with the holdout, end the run later",
+    )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
     s.add_argument("--workers", type=int, default=None, help="default: all cores")
@@ -246,6 +253,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         args.max_changes,
         proposals=args.proposals,
         z=args.z,
+        time_limit=60 * args.time_limit if args.time_limit is not None else None,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
