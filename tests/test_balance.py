@@ -24,6 +24,7 @@ from throne_lib.kit.balance import (
     FIRST,
     BalanceGame,
     Budget,
+    Candidate,
     Evaluator,
     FieldSpec,
     Outcome,
@@ -31,9 +32,11 @@ from throne_lib.kit.balance import (
     RulesField,
     SeatResult,
     Targets,
+    _Search,
     block_seed,
     search_space,
     suggest,
+    tally,
 )
 from throne_lib.kit.balance_report import (
     apply_changes,
@@ -206,6 +209,37 @@ def test_a_time_limit_stops_the_search_before_a_generation_and_says_so(found: ob
     assert "stopped" not in report_text(long)
     with pytest.raises(ValueError, match="time_limit"):
         Budget(time_limit=0)
+
+
+def test_a_guided_change_for_the_first_seat_may_move_its_rule_to_the_bound() -> None:
+    """The first seat's edge is one rules knob's job (R-TURN-12's second-seat mana moves
+    Throne's first seat from 67% to 50% over its range 0..3), so a guided change aimed at
+    it may take any number of steps up to the bound; one or two, as for a card, rarely
+    got the search past the first step."""
+    game = ToyGame()
+    space = search_space(game, fields=[])  # only rules.komi (0..3, higher helps seat 2)
+    # every hero at 50%, the first seat at 70%: the only complaint is the first seat's
+    outs = []
+    for a in HEROES:
+        for b in HEROES:
+            if a != b:
+                for i in range(10):
+                    first_wins = float(i < 7)
+                    outs.append(
+                        Outcome(
+                            (SeatResult(a, True, first_wins), SeatResult(b, False, 1 - first_wins)),
+                            10.0,
+                        )
+                    )
+    parent = Candidate((), tally=tally(outs))
+    assert [c[0] for c in parent.tally.complaints(Targets(), HEROES)] == [FIRST]
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    values = set()
+    for _ in range(200):
+        changes: dict[str, int] = {}
+        if search._guided_add(changes, parent):
+            values.add(changes["rules.komi"])
+    assert values == {1, 2, 3}  # never past the bound, and all the way to it
 
 
 def test_frozen_fields_never_change() -> None:
