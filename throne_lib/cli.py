@@ -91,7 +91,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     from throne_lib.kit.log import AgentInfo, MatchRecorder
 
     names = args.agents.split(",") if args.agents else [game.default_agent] * args.seats
-    match = game.new(game.default_setups(len(names)) if game.default_setups else None, args.seed)
+    play_options = getattr(_cli(game), "play_options", None)  # the game's rule options
+    options = play_options(args) if play_options is not None else {}
+    setups = game.default_setups(len(names)) if game.default_setups else None
+    match = game.new(setups, args.seed, **options)
     n = match.num_seats
     if len(names) != n:
         raise CliError(f"{len(names)} agents for {n} seats")

@@ -4,7 +4,8 @@ played by buttons to the end (quick settings: 3 rounds, fast AI tempo).
 
 CW-UI-1 (each seat's city stack with grain bar), CW-UI-2 (empty cities in the middle),
 CW-UI-3 (team cities against the victory count, the round), CW-UI-4 (legal cities
-highlighted while aiming), CW-UI-5 (认输 always offered; 弃守 is in tests/cities/test_cities_ui.py) and
+highlighted while aiming), CW-UI-5 (the starting cities face down until 翻开城池; 认输 always offered; 弃守 and the
+capture-order dialog are in tests/cities/test_cities_ui.py) and
 CW-UI-6 (the 战报 names grain changes, 破城伤害, 击破 and 占据) are checked here and in
 the screenshots this test leaves in tests/artifacts/.
 """
@@ -21,7 +22,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 120_000
-FIRST_EMPTY_CITY = (290, 276)  # the first empty-city card of a 3-player table (ui/table.py)
+FIRST_EMPTY_CITY = (290, 302)  # the first empty-city card of a 3-player table (ui/table.py)
 
 
 def test_cities_match_by_mouse_from_home(
@@ -32,7 +33,7 @@ def test_cities_match_by_mouse_from_home(
     page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
     try:
         server.wait_ready()
-        page.set_viewport_size({"width": 1300, "height": 1100})
+        page.set_viewport_size({"width": 1440, "height": 900})
         page.goto(server.url + "voila/render/index.ipynb")
         link = page.locator("#tp-link-cities")
         expect(link).to_be_visible(timeout=RENDER_TIMEOUT_MS)
@@ -42,6 +43,20 @@ def test_cities_match_by_mouse_from_home(
         page.locator(".castle-rounds input").fill("3")
         page.locator(".castle-rounds input").press("Enter")
         page.locator(".castle-new").click()
+        # CW-UI-5: the starting cities are face down until all have drawn, then turn
+        reveal = page.locator(".cities-reveal")
+        expect(reveal).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        expect(status).to_contain_text("翻开城池")
+        page.wait_for_timeout(500)
+        page.locator(".castle-table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts_dir / "cities_face_down.png"))
+        reveal.click()
+        expect(reveal).to_have_count(0, timeout=30_000)
+        expect(status).to_contain_text("轮到你", timeout=60_000)  # the hero draft goes on
+        expect(page.locator(".castle-actions button:not(.cities-concede)").first).to_be_visible(
+            timeout=30_000
+        )
+        page.screenshot(path=str(artifacts_dir / "cities_revealed.png"))
         expect(status).to_contain_text("城池 1/4")  # CW-UI-3
         expect(status).to_contain_text("第 0/3 轮")
         expect(page.locator(".cities-concede")).to_be_visible()  # CW-UI-5

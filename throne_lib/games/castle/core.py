@@ -89,9 +89,9 @@ def names(s: State, cids: list[str] | tuple[str, ...]) -> str:
 
 def draw(s: State, seat: int, n: int, why: str = "") -> list[str]:
     """CH-DECK-7: an empty deck takes the shuffled discard pile; with both empty the
-    remaining draws are lost. Public: the count; private: the cards. A mode with its own
-    piles (城池战) draws its way."""
-    if s.decks is not None:
+    remaining draws are lost. Public: the count; private: the cards. A mode (城池战)
+    draws its way: its own piles or the shared one, with its reset for the reshuffle."""
+    if s.mode is not None:
         got: list[str] = s.mode.draw(s, seat, n, why)
         return got
     p = s.players[seat]

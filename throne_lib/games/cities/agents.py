@@ -166,6 +166,11 @@ class CitiesAgent(ScriptedAgent):
     def _cw_deploy(self, obs: Obs, legal: Sequence[Act]) -> Act:
         return max(legal, key=lambda a: (self.cards[str(a.args[0])].value, a.text()))
 
+    def _cw_order(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        """CW-AI-7: name the lowest-weight city first, so the highest ends on top."""
+        by_id = {str(a.args[0]).removeprefix("c:"): a for a in legal}
+        return by_id[ai.order_captures(war_from_view(obs), list(by_id))[0]]
+
     def _cw_strike(self, obs: Obs, legal: Sequence[Act]) -> Act:
         def hp(a: Act) -> tuple[int, str]:
             return (self._unit_info(obs, str(a.args[0]))[1], a.text())

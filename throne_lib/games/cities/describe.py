@@ -25,6 +25,8 @@ def describe(s: State, act: Act, prompt_kind: str = "") -> str:
         return f"取回 {s.cards[str(a[0])].name}"
     if k == "deploy":
         return f"免费部署 {s.cards[str(a[0])].name}"
+    if k == "capture_order":
+        return f"先结算并叠放 {w.table[str(a[0]).removeprefix(CITY)].name}"
     if k == "strike":
         return f"对 {s.name(str(a[0]))} 造成1点伤害"
     named = tuple(f"城池{w.table[str(x).removeprefix(CITY)].name}" if is_city(x) else x for x in a)

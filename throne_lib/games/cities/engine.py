@@ -46,6 +46,7 @@ from throne_lib.games.castle.core import (
     able,
     ask,
     discard_card,
+    discard_pile,
     draw,
     heal_hero,
     log,
@@ -118,13 +119,25 @@ class CitiesMode:
         return (self.war.canonical(), self.first, self.command_city, self.command_done,
                 self.noted, tuple(sorted(self.gone)))  # fmt: skip
 
-    # CW-DECK-1/2/3/5: personal piles; the reset replaces the castle's reshuffle
+    # CW-DECK-1/2/3/5: the reset replaces the castle's reshuffle (both deck modes)
     def draw(self, s: State, seat: int, n: int, why: str = "") -> list[str]:
-        assert s.decks is not None and s.discards is not None
+        """Draw ``n`` from the pile ``seat`` uses (CW-DECK-2): more than it holds and the
+        reset (CW-DECK-3) runs for ``seat``.
+
+        Reading of ``deck_mode="shared"`` (CW-DECK-1's other reading): one draw pile and
+        one discard pile for all, as the base game (CH-SETUP-7, CH-DECK-6). Exhaustion
+        (卡组抓尽, the seed's 募兵 example) strikes the player who must draw more than the
+        shared pile holds, and only it: it draws what is left, gives up every city but
+        its starting city (or goes out holding only that, CW-DECK-4), and the shared
+        discard pile — everyone's cards — is shuffled as the new shared pile (the base
+        game's reshuffle, CH-DECK-7, happens only this way); the missing cards are not
+        drawn. Other players keep their cities; a player who goes out leaves only its hand
+        and equipment (the piles are everyone's, CW-WIN-5); 长安's 'your discard pile' is
+        the shared one."""
         p = s.players[seat]
         if self.war.out[seat] or n <= 0:
             return []
-        pile = s.decks[seat]
+        pile = draw_pile(s, seat)
         short = n > len(pile)
         got = [pile.pop() for _ in range(min(n, len(pile)))]
         p.hand.extend(got)
@@ -133,18 +146,31 @@ class CitiesMode:
         if short:  # CW-DECK-3: (1) drawn all; (2) cities; (3) shuffle; (4) no more cards
             log(s, "reset", f"{s.hero_name(seat)} 卡组抓尽（还需{n - len(got)}张），重置墓地")
             self.war.deck_reset(seat)
-            discard = s.discards[seat]
+            discard = discard_pile(s, seat)
             held = ""  # CW-DECK-5: the 丰饶号角 still resolving is not shuffled in
             if "丰饶号角" in why and "horn_of_plenty" in discard:
                 held = "horn_of_plenty"
                 discard.remove(held)
-            s.decks[seat], s.discards[seat] = discard, []
-            s.rng.shuffle(s.decks[seat])
-            if held:
-                s.discards[seat].append(held)
-            log(s, "reset", f"{s.hero_name(seat)} 的墓地洗成新的卡组（{len(s.decks[seat])}张）")
+            fresh = list(discard)
+            s.rng.shuffle(fresh)
+            set_piles(s, seat, fresh, [held] if held else [])
+            whose = "公共墓地" if s.decks is None else f"{s.hero_name(seat)} 的墓地"
+            log(s, "reset", f"{whose}洗成新的卡组（{len(fresh)}张）")
             sync(s)
         return got
+
+
+def draw_pile(s: State, seat: int) -> list[str]:
+    """CW-DECK-1: ``seat``'s own draw pile, or the one shared pile (``deck_mode='shared'``)."""
+    return s.decks[seat] if s.decks is not None else s.deck
+
+
+def set_piles(s: State, seat: int, deck: list[str], discard: list[str]) -> None:
+    """Replace the draw and discard piles ``seat`` uses (its own, or the shared ones)."""
+    if s.decks is not None and s.discards is not None:
+        s.decks[seat], s.discards[seat] = deck, discard
+    else:
+        s.deck, s.discard = deck, discard
 
 
 def mode(s: State) -> CitiesMode:
@@ -171,8 +197,10 @@ def new_state(
 ) -> State:
     """Seats, teams and starting cities; the op stack for the heroes and the 备战阶段."""
     n = len(teams)
-    if rules.deck_mode != "personal":
-        raise ValueError("only deck_mode='personal' is built (CW-DECK-1)")
+    if rules.deck_mode not in ("personal", "shared"):
+        raise ValueError(
+            f"deck_mode is 'personal' or 'shared', not {rules.deck_mode!r} (CW-DECK-1)"
+        )
     if not rules.min_players <= n <= rules.max_players:
         raise ValueError(
             f"城池战 seats {rules.min_players}–{rules.max_players}, not {n} (CW-SETUP-2)"
@@ -210,8 +238,12 @@ def new_state(
     s.hero_pool = [c.id for c in cards.of("hero") for _ in range(c.count)]
     s.supply = [c.id for c in cards.of("special_soldier", "soldier") for _ in range(c.count)]
     rest = [c for c in cards.values() if c.kind == "basic" or c.family in ("equipment", "magic")]
-    s.decks = [[c.id for c in rest for _ in range(c.count)] for _ in range(n)]  # CW-DECK-1
-    s.discards = [[] for _ in range(n)]
+    full = [c.id for c in rest for _ in range(c.count)]
+    if rules.deck_mode == "personal":  # CW-DECK-1: a full copy each
+        s.decks = [list(full) for _ in range(n)]
+        s.discards = [[] for _ in range(n)]
+    else:  # CW-DECK-1's other reading: the base game's piles (CH-SETUP-7, CH-DECK-6)
+        s.deck, s.discard = full, []
     push(s, *[("offer_hero", q, base.hero_offer) for q in order], ("prep_start",))  # CW-SETUP-7
     sync(s)
     return s
@@ -219,10 +251,9 @@ def new_state(
 
 @cw_op("prep_start")
 def _prep_start(s: State) -> None:
-    assert s.decks is not None
     s.set_aside.extend(s.hero_pool)
     s.hero_pool = []
-    for d in s.decks:  # CW-DECK-1: each pile shuffled with the match RNG
+    for d in s.decks if s.decks is not None else [s.deck]:  # CW-DECK-1: match RNG
         s.rng.shuffle(d)
     s.stage = "prep"
     log(s, "prep", "备战阶段开始")
@@ -308,16 +339,18 @@ def sync(s: State) -> None:
 
 def _exit(s: State, q: int) -> None:
     """CW-WIN-5: the hero, hand, equipment and piles leave the game; allies may take its
-    soldiers within leadership (CH-DEATH-9), the rest die (CH-DEATH-10)."""
-    assert s.decks is not None and s.discards is not None
+    soldiers within leadership (CH-DEATH-9), the rest die (CH-DEATH-10). With shared
+    piles only its hand and equipment leave; the piles are everyone's."""
     w = war_of(s)
     p = s.players[q]
     p.alive = p.dying = p.embrace = p.mirror = p.banner = p.aim = p.swift = False
     p.hold = p.poison = p.stun = p.curse = p.frozen = 0
     s.set_aside.extend(c for c in p.hand if c != "conjured_mana")
     s.set_aside.extend(p.equip.values())
-    s.set_aside.extend(s.decks[q] + s.discards[q])
-    p.hand, p.equip, s.decks[q], s.discards[q] = [], {}, [], []
+    if s.decks is not None and s.discards is not None:
+        s.set_aside.extend(s.decks[q] + s.discards[q])
+        s.decks[q], s.discards[q] = [], []
+    p.hand, p.equip = [], {}
     allies = tuple(
         r
         for r in s.clockwise_from(q)
@@ -507,7 +540,6 @@ def _win_check(s: State) -> None:
 def _deaths(s: State) -> None:
     """CW-TEAM-4/5: heroes die as in CH-DEATH-5; cards to the owner's discard pile,
     soldiers stay; the killer draws ``kill_reward`` for an opponent's hero."""
-    assert s.discards is not None
     w = war_of(s)
     order = s.clockwise_from(s.turn_seat, include=True)
     victims = [
@@ -524,8 +556,8 @@ def _deaths(s: State) -> None:
         p = s.players[q]
         p.alive = p.dying = p.mirror = p.banner = p.aim = p.swift = False
         p.hold = p.poison = p.stun = p.curse = p.frozen = 0
-        s.discards[q].extend(c for c in p.hand if c != "conjured_mana")
-        s.discards[q].extend(p.equip.values())
+        discard_pile(s, q).extend(c for c in p.hand if c != "conjured_mana")
+        discard_pile(s, q).extend(p.equip.values())
         p.hand, p.equip = [], {}
         log(s, "death", f"{s.hero_name(q)} 阵亡，下回合准备流程中复活")
     for q in victims:
@@ -563,20 +595,78 @@ def soldier_reaches(s: State, seat: int, sol: Soldier, city: str) -> bool:
 def hit(s: State, breaker: int, city: str, amount: int) -> bool:
     """``amount`` to ``city`` by ``breaker`` (CW-CAPTURE-1); a break starts the capture:
     the city leaves at once, its effect resolves (prompts), then the breaker occupies it."""
+    return bool(strike_cities(s, breaker, ((city, amount),)))
+
+
+@cw_op("cw_hits")
+def _hits(s: State, breaker: int, hits: tuple[tuple[str, int], ...]) -> None:
+    strike_cities(s, breaker, hits)
+
+
+def strike_cities(s: State, breaker: int, hits: tuple[tuple[str, int], ...]) -> list[str]:
+    """One event dealing damage to one or more cities (CW-CAPTURE-1). The broken cities
+    leave their places at once (CW-CAPTURE-4 (1)); more than one to capture and the
+    breaker orders them (CW-CAPTURE-6, the ``cw_order`` prompt) before their capture
+    effects resolve and they go on top in that order. Returns the cities broken."""
     w = war_of(s)
-    if city not in w.attack_targets(breaker):
-        log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
-        return False
-    broke = w.strike(breaker, city, amount)
-    if broke:
-        pending = w.begin_capture(breaker, [city])
-        push(
-            s,
-            *[("cw_capture_fx", breaker, c, prev) for c, prev in pending.items()],
-            ("cw_occupy", breaker, tuple(pending)),
-        )
+    broken: list[str] = []
+    for city, amount in hits:
+        if city not in w.attack_targets(breaker):
+            log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
+            continue
+        if w.strike(breaker, city, amount):
+            broken.append(city)
+    if broken:
+        pending = w.begin_capture(breaker, broken)
+        if len(pending) > 1:  # the closing cw_occupy is a no-op once all are placed; it
+            # places them 失守 if the breaker goes out (认输) while ordering (CW-CITY-2)
+            push(s, ("cw_order_ask", breaker, tuple(pending.items()), ()),
+                 ("cw_occupy", breaker, tuple(pending)))  # fmt: skip
+        else:
+            _push_captures(s, breaker, list(pending.items()))
     sync(s)
-    return broke
+    return broken
+
+
+def _push_captures(s: State, breaker: int, ordered: list[tuple[str, int | None]]) -> None:
+    """CW-CAPTURE-4 (2)/(3), CW-CAPTURE-6: effects in order, then on top in that order."""
+    push(
+        s,
+        *[("cw_capture_fx", breaker, c, prev) for c, prev in ordered],
+        ("cw_occupy", breaker, tuple(c for c, _ in ordered)),
+    )
+
+
+@cw_op("cw_order_ask")
+def _order_ask(
+    s: State,
+    breaker: int,
+    left: tuple[tuple[str, int | None], ...],
+    chosen: tuple[tuple[str, int | None], ...],
+) -> None:
+    """CW-CAPTURE-6: the breaker names the next city (its effect resolves next, and it
+    goes on the stack before the ones named after it); the last one left ends current."""
+    if len(left) <= 1 or war_of(s).out[breaker]:
+        _push_captures(s, breaker, [*chosen, *left])
+        return
+    ask(s, "cw_order", breaker, left, chosen)
+
+
+def _cw_order_legal(s: State, pr: Prompt) -> list[Act]:
+    left = pr.data[0]
+    return [Act("capture_order", (CITY + c,)) for c, _ in left]
+
+
+def _cw_order_answer(s: State, pr: Prompt, act: Act) -> None:
+    left, chosen = pr.data
+    city = str(act.args[0]).removeprefix(CITY)
+    pick = next(x for x in left if x[0] == city)
+    log(s, "city", f"{s.hero_name(pr.seat)} 先结算 {war_of(s).table[city].name} 的破城效果")
+    rest = tuple(x for x in left if x[0] != city)
+    push(s, ("cw_order_ask", pr.seat, rest, (*chosen, pick)))
+
+
+cw_prompt("cw_order", "CW-CAPTURE-6", _cw_order_legal, _cw_order_answer)
 
 
 @cw_op("cw_capture_fx")
@@ -615,14 +705,12 @@ def _choice(s: State, effect: str, seat: int, n: int, city: str) -> None:
 
 
 def _retrieve_legal(s: State, pr: Prompt) -> list[Act]:
-    assert s.discards is not None
-    return [Act("retrieve", (c,)) for c in sorted(set(s.discards[pr.seat]))]
+    return [Act("retrieve", (c,)) for c in sorted(set(discard_pile(s, pr.seat)))]
 
 
 def _retrieve_answer(s: State, pr: Prompt, act: Act) -> None:
-    assert s.discards is not None
     cid = str(act.args[0])
-    s.discards[pr.seat].remove(cid)
+    discard_pile(s, pr.seat).remove(cid)
     s.players[pr.seat].hand.append(cid)
     log(s, "city", f"{s.hero_name(pr.seat)} 从墓地取回 {s.cards[cid].name}（长安破城效果）")
 

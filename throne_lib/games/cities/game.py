@@ -2,7 +2,8 @@
 
 A setup per seat is its team label (CW-SETUP-2): ``["a", "b", "a"]`` puts seats 0 and 2
 together; ``default_setups(n)`` seats everyone alone (1 v 1 v 1 …). Options: ``rules``
-(a :class:`CitiesRules` or a dict of overrides), ``cards`` and ``table``.
+(a :class:`CitiesRules`, a dict of overrides or a tuple of pairs: the CLI's
+``--deck-mode``), ``cards`` and ``table``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     return CitiesMatch(
         players=len(setups),
         seed=seed,
-        rules=rules_from(options.get("rules")),
+        rules=rules_from(dict(r) if isinstance(r := options.get("rules"), tuple) else r),
         cards=cards,
         table=table,
         teams=list(setups),

@@ -21,7 +21,7 @@ from typing import Any
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CastleCards
-from throne_lib.games.castle.core import run
+from throne_lib.games.castle.core import discard_pile, run
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.match import CastleMatch, canonical, default_cards
 from throne_lib.games.castle.match import rules_from as castle_rules_from
@@ -30,6 +30,7 @@ from throne_lib.games.castle.state import State
 from throne_lib.games.cities.engine import (
     CW_PROMPTS,
     concede,
+    draw_pile,
     mode,
     new_state,
     prompt_entry,
@@ -145,8 +146,9 @@ class CitiesMatch(CastleMatch):
 
     def hash(self) -> str:
         s = self.state
-        assert s.decks is not None and s.discards is not None
-        pic = (canonical(s), tuple(map(tuple, s.decks)), tuple(map(tuple, s.discards)),
+        decks = s.decks if s.decks is not None else [s.deck]
+        discards = s.discards if s.discards is not None else [s.discard]
+        pic = (canonical(s), tuple(map(tuple, decks)), tuple(map(tuple, discards)),
                mode(s).canonical())  # fmt: skip
         return hashlib.sha256(repr(pic).encode()).hexdigest()[:16]
 
@@ -158,9 +160,8 @@ class CitiesMatch(CastleMatch):
         from throne_lib.games.castle.view import reveal_all
 
         s = self.state
-        assert s.decks is not None
         view = add_city_view(s, reveal_all(s), None)
-        view["decks"] = [list(d) for d in s.decks]
+        view["decks"] = [list(draw_pile(s, q)) for q in range(s.n)]
         return view
 
     def resample(self, seat: int, rng: random.Random) -> CitiesMatch:
@@ -178,8 +179,8 @@ class CitiesMatch(CastleMatch):
 
 def add_city_view(s: State, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The city part of an observation and each player's piles (CW-DECK-1: counts for
-    the draw piles, the discard piles face up)."""
-    assert s.decks is not None and s.discards is not None
+    the draw piles, the discard piles face up; with shared piles every seat shows the
+    shared ones)."""
     m = mode(s)
     w = m.war
     obs["game"] = "cities"
@@ -199,10 +200,11 @@ def add_city_view(s: State, obs: dict[str, Any], seat: int | None) -> dict[str, 
     cv["max_rounds"] = m.rules.max_rounds
     obs["cities"] = cv
     obs["piles"] = [
-        {"deck": len(d), "discard": list(x)} for d, x in zip(s.decks, s.discards, strict=True)
+        {"deck": len(draw_pile(s, q)), "discard": list(discard_pile(s, q))} for q in range(s.n)
     ]
-    obs["deck_size"] = len(s.decks[seat]) if seat is not None else 0
-    obs["discard"] = list(s.discards[seat]) if seat is not None else []
+    cv["deck_mode"] = m.rules.deck_mode
+    obs["deck_size"] = len(draw_pile(s, seat)) if seat is not None else 0
+    obs["discard"] = list(discard_pile(s, seat)) if seat is not None else []
     obs["discard_size"] = len(obs["discard"])
     pr = s.prompt
     if pr is not None and seat is not None and pr.seat == seat and pr.kind in ("play", "order"):
@@ -211,6 +213,8 @@ def add_city_view(s: State, obs: dict[str, Any], seat: int | None) -> dict[str, 
         p = obs.get("prompt") or {}
         if pr.kind in ("cw_retrieve", "cw_deploy", "cw_strike"):
             p["detail"] = {"amount": pr.data[0], "city": pr.data[1]}
+        if pr.kind == "cw_order":  # CW-CAPTURE-6: the cities still to order
+            p["detail"] = {"cities": [c for c, _ in pr.data[0]]}
         obs["prompt"] = p
     return obs
 
@@ -243,7 +247,19 @@ def resample_state(s: State, seat: int, rng: random.Random) -> State:
     """Everything hidden from ``seat`` redrawn: other players' hands from their own
     piles (CW-DECK-1), every draw pile's order, the RNG. Cities are all face up."""
     t = s.copy()
-    assert t.decks is not None
+    if t.decks is None:  # shared piles: the others' hands and the pile, redealt
+        pool = sorted(t.deck + [c for q, p in enumerate(t.players) if q != seat
+                                for c in p.hand if c != "conjured_mana"])  # fmt: skip
+        rng.shuffle(pool)
+        for q, p in enumerate(t.players):
+            if q != seat:
+                keep = [c for c in p.hand if c == "conjured_mana"]
+                k = len(p.hand) - len(keep)
+                p.hand = keep + [pool.pop() for _ in range(k)]
+                p.spied = {}
+        t.deck = pool
+        t.rng = random.Random(rng.getrandbits(64))
+        return t
     for q, p in enumerate(t.players):
         if q == seat:
             pool = sorted(t.decks[q])

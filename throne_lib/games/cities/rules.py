@@ -53,7 +53,7 @@ class CitiesRules:
     city_magic: tuple[str, ...] = ("爆裂火球",)  # CW-SIEGE-9
     fireball_city_damage: int = 3  # CW-SIEGE-9
     city_skills: str = "none"  # CW-SIEGE-10
-    deck_mode: str = "personal"  # CW-DECK-1
+    deck_mode: str = "personal"  # CW-DECK-1 ("shared": see CitiesMode.draw for the reading)
     reset_cities_to: str = "empty_area"  # CW-DECK-3
     abandon_limit: int | None = None  # CW-ABANDON-2
     out_allies_share_win: bool = True  # CW-WIN-2

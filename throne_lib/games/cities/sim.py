@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -25,6 +26,19 @@ def _teams(args: argparse.Namespace) -> list[str]:
             raise ValueError("--teams needs at least two teams (CW-SETUP-2)")
         return labels
     return [f"t{i}" for i in range(n)]
+
+
+def _deck_mode_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck-mode", dest="deck_mode", default="personal",
+                        choices=("personal", "shared"),
+                        help="CW-DECK-1: a draw pile per player (default) or the base game's "
+                        "one shared pile")  # fmt: skip
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The match options the rule flags ask for (none: the rulebook's defaults)."""
+    mode = getattr(args, "deck_mode", "personal")
+    return {} if mode == "personal" else {"rules": (("deck_mode", mode),)}
 
 
 class CitiesSimHooks:
@@ -59,6 +73,7 @@ class CitiesSimHooks:
                             "(default: everyone alone)")  # fmt: skip
         parser.add_argument("--agent", default="scripted", choices=agent_names("cities"))
         parser.add_argument("--rotate", action="store_true", help="rotate seats every match")
+        _deck_mode_argument(parser)
 
     def specs(self, args: argparse.Namespace, table: Any) -> list[MatchSpec]:
         from throne_lib.kit.registry import get
@@ -66,7 +81,9 @@ class CitiesSimHooks:
         get("cities").check_seats(args.players)
         setups = _teams(args)
         agents = [args.agent] * args.players
-        return seat_specs("cities", setups, agents, args.matches, args.seed, args.rotate)
+        specs = seat_specs("cities", setups, agents, args.matches, args.seed, args.rotate)
+        opts = _rule_options(args)
+        return [replace(s, options=tuple(opts.items())) for s in specs] if opts else specs
 
 
 def long_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -117,6 +134,10 @@ class CitiesCli:
                           help="number of players, 3–8 (default 4)")  # fmt: skip
         play.add_argument("--agents", default="", help="comma-separated agent per seat "
                           "(default: scripted everywhere)")  # fmt: skip
+        _deck_mode_argument(play)
+
+    def play_options(self, args: argparse.Namespace) -> dict[str, Any]:
+        return _rule_options(args)
 
     def report_text(self, df: pd.DataFrame, top: int = 15) -> str:
         return report_text(df)

@@ -21,7 +21,13 @@ from throne_lib.games.cities.agents import CitiesAgent
 from throne_lib.games.cities.engine import CITY
 from throne_lib.games.cities.match import CitiesMatch
 from throne_lib.games.cities.rules import CitiesRules
-from throne_lib.games.cities.ui.table import city_at, city_seat_lines, draw_cities, team_colour
+from throne_lib.games.cities.ui.table import (
+    canvas_height,
+    city_at,
+    city_seat_lines,
+    draw_cities,
+    team_colour,
+)
 from throne_lib.kit.ui.canvas import safe_hold
 
 CITY_PROMPT_ZH = {
@@ -31,6 +37,7 @@ CITY_PROMPT_ZH = {
     "cw_strike": "合肥破城效果：选择造成1点伤害的目标",
     "play": "出牌阶段：选择手牌或技能，再点击目标（城池在圆桌中央与座位下方）",
     "command_pick": "指挥阶段：选择进攻的一组（某玩家一组连同其城池，或一座空城）",
+    "cw_order": "同时击破多座城池：选择破城效果的结算顺序",
 }
 
 
@@ -47,18 +54,36 @@ class CitiesApp(CastleApp):
         tempo: float = 0.6,
         max_rounds: int | None = 40,
         teams: str = "",
+        deck_mode: str = "personal",
     ) -> None:
         self.teams_w = W.Text(value=teams, description="队伍", placeholder="如 a,b,a,b；空=各自为战",
                               layout=W.Layout(width="260px"))  # fmt: skip
+        self.deck_w = W.Dropdown(options=[("各自牌组", "personal"), ("公共牌组", "shared")],
+                                 value=deck_mode, description="牌组",
+                                 layout=W.Layout(width="200px"))  # fmt: skip
+        self.deck_w.add_class("cities-deck-mode")  # CW-DECK-1's two readings
         self.city_focus: str | None = None
         self.concede_b = W.Button(description="认输", button_style="danger")
         self.concede_b.on_click(lambda _b: self.concede())
+        # CW-SETUP-5 / CW-UI-5: the drawn starting cities stay face down until all have
+        # drawn (the engine deals them all at once), then turn together on this button
+        self.revealed = False
+        self.reveal_b = W.Button(description="翻开城池", button_style="warning", icon="eye")
+        self.reveal_b.on_click(lambda _b: self.reveal_cities())
+        self.reveal_b.add_class("cities-reveal")
         super().__init__(
             players=players, seed=seed, human=human, tempo=tempo, max_rounds=max_rounds
         )
+        self.canvas.height = canvas_height()  # room for the bottom seat's stack
         settings = self.widget.children[0]
-        settings.children = (*settings.children[:-1], self.teams_w, settings.children[-1])
+        settings.children = (
+            *settings.children[:-1],
+            self.teams_w,
+            self.deck_w,
+            settings.children[-1],
+        )
         self.reveal.description = "显示全部手牌"
+        self.refresh()  # the canvas grew (and was cleared)
         self.teams_w.add_class("cities-teams")
         self.concede_b.add_class("cities-concede")
         self.widget.add_class("cities-app")
@@ -66,12 +91,36 @@ class CitiesApp(CastleApp):
     match: CitiesMatch
 
     # --- match control -----------------------------------------------------------------
+    def new_match(self) -> None:
+        self.revealed = False
+        super().new_match()
+
+    def reveal_cities(self) -> None:
+        """All players have drawn: every starting city turns face up together, the cities
+        nobody drew go face up into the empty area; the set-up (heroes) goes on."""
+        if self.revealed:
+            return
+        self.revealed = True
+        self.refresh()
+        self.schedule_ai()
+
+    def schedule_ai(self) -> None:
+        if self.revealed:
+            super().schedule_ai()
+
+    def run_ai(self) -> None:
+        if self.revealed:
+            super().run_ai()
+
     def make_match(self, n: int, seed: int, rounds: int | None) -> tuple[CastleMatch, list[Any]]:
         labels = [t.strip() for t in self.teams_w.value.split(",") if t.strip()]
         if len(labels) != n or len(set(labels)) < 2:
             labels = [f"t{i}" for i in range(n)]
         match = CitiesMatch(
-            players=n, seed=seed, rules=CitiesRules(max_rounds=rounds), teams=labels
+            players=n,
+            seed=seed,
+            rules=CitiesRules(max_rounds=rounds, deck_mode=str(self.deck_w.value)),
+            teams=labels,
         )
         return match, [CitiesAgent(seed, s) for s in range(n)]
 
@@ -83,6 +132,9 @@ class CitiesApp(CastleApp):
             self.schedule_ai()
 
     # --- input -------------------------------------------------------------------------
+    def legal(self) -> list[Act]:
+        return super().legal() if self.revealed else []
+
     def shown(self) -> list[Act]:
         acts = super().shown()
         if self.city_focus is not None:
@@ -127,7 +179,7 @@ class CitiesApp(CastleApp):
                 hot |= city_args(a)
         with safe_hold():
             draw_table(self.canvas, obs, self.match.state.cards, targets, city_seat_lines)
-            draw_cities(self.canvas, obs, hot)
+            draw_cities(self.canvas, obs, hot, face_down=not self.revealed)
 
     def show_status(self, obs: dict[str, Any], step: str, turn: str) -> None:
         """CW-UI-3: whose turn, the round against the limit, each team's cities against
@@ -135,7 +187,9 @@ class CitiesApp(CastleApp):
         cv = obs["cities"]
         me = obs["players"][self.human]
         m = self.match
-        if self.my_turn():
+        if not self.revealed:
+            turn = "各玩家已抽取起始城池（背面朝上）：点击「翻开城池」同时翻开"
+        elif self.my_turn():
             kind = m.prompt_kind
             turn = "轮到你：" + CITY_PROMPT_ZH.get(kind, PROMPT_ZH.get(kind, kind))
         elif not m.is_over and obs["turn_seat"] >= 0:
@@ -159,7 +213,36 @@ class CitiesApp(CastleApp):
             self.selected = None  # the question changed: drop a stale choice
         super().refresh()
         self.concede_b.disabled = Act("concede", (self.human,)) not in self.match.concede_actions()
+        if not self.revealed:
+            self.buttons.children = (self.reveal_b, self.concede_b)
+            lines = self.obs()["log"][-40:][::-1]  # the 战报 names them after the reveal
+            self.log_panel.show_lines([x for x in lines if not x.startswith("起始城池翻开")])
+            return
+        if self.my_turn() and self.match.prompt_kind == "cw_order":  # CW-CAPTURE-6, CW-UI-5
+            self.buttons.children = (self.order_dialog(), self.concede_b)
+            return
         self.buttons.children = (*self.buttons.children, self.concede_b)
+
+    def order_dialog(self) -> W.VBox:
+        """CW-UI-5: simultaneous captures ordered in a dialog; one button per city still
+        to order, from ``legal_actions()``; the last one left ends on top."""
+        obs = self.obs()
+        names = obs["cities"]["names"]
+        left = ((obs.get("prompt") or {}).get("detail") or {}).get("cities", [])
+        head = W.HTML(
+            "<b>同时击破多座城池</b><br>依次选择破城效果的结算顺序；"
+            "按此顺序叠放，最后一座成为当前城池。<br>待排序："
+            + "、".join(str(names.get(c, c)) for c in left)
+        )
+        rows: list[W.Widget] = [head]
+        for a in self.legal():
+            b = W.Button(description=self.match.describe(a), layout=W.Layout(width="320px"))
+            b.on_click(self._presser(a))
+            b.add_class("cities-order-choice")
+            rows.append(b)
+        box = W.VBox(rows, layout=W.Layout(border="2px solid #d68910", padding="6px"))
+        box.add_class("cities-order-dialog")
+        return box
 
 
 def cities_app(**kwargs: Any) -> W.VBox:

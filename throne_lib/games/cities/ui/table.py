@@ -1,8 +1,9 @@
 """Drawing the cities on the 城堡之心 round table (pure: observation in, canvas out).
 
 Each seat's box (the castle's) gets its team colour and, beneath it, its city stack:
-the current city with a grain bar, the number of rear cities, 起始 on the starting
-city (CW-UI-1). The empty cities lie in the middle with their grain bars; a city the
+the current city as a card with name, grain/full, 守城效果 and grain bar; the rear cities
+fanned beneath, newest first, each with its full bar; the starting city at the bottom,
+marked 起始 (CW-UI-1). Before the reveal every city shows its back (CW-UI-5). The empty cities lie in the middle with their grain bars; a city the
 viewer abandoned is greyed and marked 弃守 (CW-UI-2). Legal targets are outlined green,
 with 「破城」 or the grain left after the hit (CW-UI-4). ``city_at`` maps a click back.
 """
@@ -25,8 +26,17 @@ TEAM_COLOURS = (
     "#7f8c8d",
     "#a04000",
 )
-CARD_W, CARD_H = 112, 38
-STRIP_H = 32
+CARD_W, CARD_H = 108, 38
+TOP_H = 46  # the current city's card under a seat's box (CW-UI-1)
+STRIP_H = TOP_H
+FAN = 13  # how much of each rear city shows beneath it
+FAN_DX = 4
+EXTRA_H = 110  # canvas rows below the castle table, for the bottom seat's stack
+EMPTY_DY = 26  # the empty area sits a little lower than the table's centre
+
+
+def canvas_height() -> int:
+    return H + EXTRA_H
 
 
 def team_colour(team: int) -> str:
@@ -49,7 +59,7 @@ def empty_slots(obs: Mapping[str, Any]) -> list[tuple[str, float, float]]:
     cols = 3
     rows = max(1, (len(empty) + cols - 1) // cols)
     x0 = W / 2 - (cols * CARD_W + (cols - 1) * 6) / 2
-    y0 = H / 2 - 14 - (rows * CARD_H + (rows - 1) * 6) / 2 + 10
+    y0 = H / 2 - 14 - (rows * CARD_H + (rows - 1) * 6) / 2 + 10 + EMPTY_DY
     return [
         (c["id"], x0 + (i % cols) * (CARD_W + 6), y0 + (i // cols) * (CARD_H + 6))
         for i, c in enumerate(empty)
@@ -57,12 +67,13 @@ def empty_slots(obs: Mapping[str, Any]) -> list[tuple[str, float, float]]:
 
 
 def strip_box(obs: Mapping[str, Any], seat: int) -> tuple[float, float]:
+    """Top-left corner of ``seat``'s current-city card, under its box."""
     cx, cy = seat_centre(obs, seat)
-    return cx - BOX_W / 2, cy + BOX_H / 2 + 2
+    return cx - BOX_W / 2, cy + BOX_H / 2 + 3
 
 
 def city_at(obs: Mapping[str, Any], x: float, y: float) -> str | None:
-    """The city under a click: an empty city's card or a seat's current-city strip."""
+    """The city under a click: an empty city's card or a seat's current-city card."""
     for cid, cx, cy in empty_slots(obs):
         if cx <= x <= cx + CARD_W and cy <= y <= cy + CARD_H:
             return cid
@@ -70,16 +81,16 @@ def city_at(obs: Mapping[str, Any], x: float, y: float) -> str | None:
         if not stack:
             continue
         sx, sy = strip_box(obs, seat)
-        if sx <= x <= sx + BOX_W and sy <= y <= sy + STRIP_H:
+        if sx <= x <= sx + BOX_W and sy <= y <= sy + TOP_H:
             return str(stack[-1]["id"])
     return None
 
 
-def _bar(canvas: Any, x: float, y: float, w: float, grain: int, full: int) -> None:
+def _bar(canvas: Any, x: float, y: float, w: float, grain: int, full: int, h: float = 5) -> None:
     canvas.fill_style = "#e8e1cf"
-    canvas.fill_rect(x, y, w, 5)
+    canvas.fill_rect(x, y, w, h)
     canvas.fill_style = "#d4a017" if grain * 3 > full else "#c0392b"
-    canvas.fill_rect(x, y, w * max(0, min(grain, full)) / max(full, 1), 5)
+    canvas.fill_rect(x, y, w * max(0, min(grain, full)) / max(full, 1), h)
 
 
 def _hit_note(c: Mapping[str, Any], preview: Mapping[str, int]) -> str:
@@ -89,19 +100,116 @@ def _hit_note(c: Mapping[str, Any], preview: Mapping[str, int]) -> str:
     return "破城" if dmg >= c["grain"] else f"−{dmg}→{c['grain'] - dmg}"
 
 
-def draw_cities(
-    canvas: Any, obs: Mapping[str, Any], targets: set[str] | frozenset[str] = frozenset()
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _start_tag(canvas: Any, x: float, y: float) -> None:
+    """The 起始 mark of a starting city, right-aligned at ``x``."""
+    canvas.fill_style = "#7b241c"
+    canvas.fill_rect(x - 26, y - 10, 26, 13)
+    canvas.fill_style = "#fff"
+    canvas.font = "bold 10px sans-serif"
+    canvas.text_align = "center"
+    canvas.fill_text("起始", x - 13, y)
+    canvas.text_align = "left"
+
+
+def _card_back(canvas: Any, x: float, y: float, w: float, h: float, colour: str) -> None:
+    canvas.fill_style = "#5b4a2f"
+    canvas.fill_rect(x, y, w, h)
+    canvas.stroke_style = colour
+    canvas.line_width = 2
+    canvas.stroke_rect(x + 2, y + 2, w - 4, h - 4)
+    canvas.fill_style = "#e8d9b0"
+    canvas.font = "bold 12px sans-serif"
+    canvas.text_align = "center"
+    canvas.fill_text("城池", x + w / 2, y + h / 2 + 4)
+    canvas.text_align = "left"
+
+
+def draw_stack(
+    canvas: Any,
+    x: float,
+    y: float,
+    stack: list[Mapping[str, Any]],
+    colour: str,
+    hot: bool = False,
+    note: str = "",
 ) -> None:
+    """CW-UI-1: one player's stack in its team colour. The current city on top, face
+    up: name, grain/full, 守城效果 and a grain bar; the rear cities fanned beneath it,
+    newest first, each with its (full) bar; the starting city at the bottom, 起始."""
+    if not stack:
+        return
+    rear = stack[:-1][::-1]  # newest first; the starting city last
+    for i in range(len(rear) - 1, -1, -1):  # the bottom one first, so the upper ones cover it
+        c = rear[i]
+        rx, ry = x + (i + 1) * FAN_DX, y + TOP_H - 4 + i * FAN
+        rw = BOX_W - (i + 1) * FAN_DX
+        canvas.fill_style = "#f4ecd8"
+        canvas.fill_rect(rx, ry, rw, FAN + 4)
+        canvas.stroke_style = colour
+        canvas.line_width = 1
+        canvas.stroke_rect(rx, ry, rw, FAN + 4)
+        canvas.fill_style = colour
+        canvas.fill_rect(rx, ry, 4, FAN + 4)
+        canvas.fill_style = "#333"
+        canvas.font = "10px sans-serif"
+        canvas.text_align = "left"
+        canvas.fill_text(f"{c['name']} {c['grain']}/{c['full']}", rx + 7, ry + 14)
+        bar_end = rx + rw - (32 if c.get("start") else 4)
+        _bar(canvas, bar_end - 52, ry + 9, 52, c["grain"], c["full"], 4)
+        if c.get("start"):
+            _start_tag(canvas, rx + rw - 2, ry + 15)
+    top = stack[-1]
+    canvas.fill_style = "#fffaf0"
+    canvas.fill_rect(x, y, BOX_W, TOP_H)
+    canvas.fill_style = colour
+    canvas.fill_rect(x, y, 5, TOP_H)
+    canvas.stroke_style = "#2ea043" if hot else colour
+    canvas.line_width = 3 if hot else 2
+    canvas.stroke_rect(x, y, BOX_W, TOP_H)
+    canvas.text_align = "left"
+    canvas.font = "bold 12px sans-serif"
+    canvas.fill_style = "#222"
+    canvas.fill_text(f"{top['name']} {top['grain']}/{top['full']}", x + 9, y + 14)
+    if note:
+        canvas.fill_style = "#c0392b"
+        canvas.fill_text(note, x + 92, y + 14)
+    if top.get("start"):
+        _start_tag(canvas, x + BOX_W - 3, y + 14)
+    canvas.font = "10px sans-serif"
+    canvas.fill_style = "#555"
+    canvas.fill_text("守城：" + _fit(str(top.get("defence_text", "")), 13), x + 9, y + 29)
+    _bar(canvas, x + 9, y + 35, BOX_W - 15, top["grain"], top["full"], 6)
+
+
+def draw_cities(
+    canvas: Any,
+    obs: Mapping[str, Any],
+    targets: set[str] | frozenset[str] = frozenset(),
+    face_down: bool = False,
+) -> None:
+    """The empty area and every seat's stack. ``face_down``: the set-up before the
+    reveal (CW-SETUP-5, CW-UI-5): each seat's starting city and the cities nobody drew
+    show their backs."""
     cv = obs["cities"]
     preview = cv.get("preview", {})
+    canvas.fill_style = "#f6f1e4"  # the rows below the castle table
+    canvas.fill_rect(0, H, W, EXTRA_H)
     # the empty area in the middle (CW-UI-2)
     canvas.fill_style = "#efe6cf"
-    canvas.fill_rect(W / 2 - 186, H / 2 - 104, 372, 188)
+    canvas.fill_rect(W / 2 - 174, H / 2 - 104 + EMPTY_DY, 348, 188)
     canvas.fill_style = "#5b4a2f"
     canvas.font = "12px sans-serif"
     canvas.text_align = "center"
-    canvas.fill_text("空城区域", W / 2, H / 2 - 90)
+    label = "未抽取的城池（背面朝上）" if face_down else "空城区域"
+    canvas.fill_text(label, W / 2, H / 2 - 90 + EMPTY_DY)
     for cid, x, y in empty_slots(obs):
+        if face_down:
+            _card_back(canvas, x, y, CARD_W, CARD_H, "#8a7a5c")
+            continue
         c = next(e for e in cv["empty"] if e["id"] == cid)
         banned = bool(c.get("banned"))
         canvas.fill_style = "#d5d5d5" if banned else "#fffaf0"
@@ -124,31 +232,15 @@ def draw_cities(
     for p in obs["players"]:
         q = p["seat"]
         cx, cy = seat_centre(obs, q)
-        canvas.fill_style = team_colour(cv["teams"][q])
+        colour = team_colour(cv["teams"][q])
+        canvas.fill_style = colour
         canvas.fill_rect(cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, 5)
         stack = cv["stacks"][q]
         sx, sy = strip_box(obs, q)
-        if not stack:
+        if face_down:
+            if stack:
+                _card_back(canvas, sx, sy, BOX_W, TOP_H, colour)
             continue
-        top = stack[-1]
-        hot = top["id"] in targets
-        canvas.fill_style = "#fffaf0"
-        canvas.fill_rect(sx, sy, BOX_W, STRIP_H)
-        canvas.stroke_style = "#2ea043" if hot else team_colour(cv["teams"][q])
-        canvas.line_width = 3 if hot else 1.5
-        canvas.stroke_rect(sx, sy, BOX_W, STRIP_H)
-        canvas.text_align = "left"
-        canvas.font = "bold 11px sans-serif"
-        canvas.fill_style = "#222"
-        start = "起始·" if top.get("start") else ""
-        note = _hit_note(top, preview) if hot else ""
-        head = f"{start}{top['name']} {top['grain']}/{top['full']} {note}"
-        canvas.fill_text(head, sx + 4, sy + 12)
-        _bar(canvas, sx + 4, sy + 15, BOX_W - 8, top["grain"], top["full"])
-        rear = stack[:-1][::-1]  # newest first; the starting city last (rear: always full)
-        canvas.font = "9px sans-serif"
-        canvas.fill_style = "#555"
-        names = "、".join(
-            f"{'起始·' if c.get('start') else ''}{c['name']}{c['grain']}/{c['full']}" for c in rear
-        )
-        canvas.fill_text(f"后方 {names}" if rear else "无后方城池", sx + 4, sy + 29)
+        hot = bool(stack) and stack[-1]["id"] in targets
+        note = _hit_note(stack[-1], preview) if hot else ""
+        draw_stack(canvas, sx, sy, stack, colour, hot, note)
