@@ -14,6 +14,7 @@ import io
 import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -23,6 +24,7 @@ from throne_lib.kit.balance import (
     FIRST,
     BalanceGame,
     Budget,
+    Candidate,
     Evaluator,
     FieldSpec,
     Outcome,
@@ -30,9 +32,11 @@ from throne_lib.kit.balance import (
     RulesField,
     SeatResult,
     Targets,
+    _Search,
     block_seed,
     search_space,
     suggest,
+    tally,
 )
 from throne_lib.kit.balance_report import (
     apply_changes,
@@ -179,6 +183,63 @@ def test_proposals_are_reproducible_from_the_seed(found: object) -> None:
     assert report_text(again) == report_text(found)  # type: ignore[arg-type]
     other = suggest(game, search_space(game), Targets(), SMALL, seed=4, backend="serial")
     assert report_text(other) != report_text(again)
+
+
+def test_a_time_limit_stops_the_search_before_a_generation_and_says_so(found: object) -> None:
+    """A run that would pass its time limit starts no more generations, keeps its
+    holdout and proposals, and repeats exactly with ``generations`` set to what it ran.
+    (No clock is asserted: a limit of a nanosecond has always passed, one of a year
+    never has.)"""
+    game = ToyGame()
+    space = search_space(game)
+    short = replace(SMALL, time_limit=1e-9)
+    res = suggest(game, space, Targets(), short, seed=3, backend="serial")
+    assert res.generations_run == 0 < SMALL.generations
+    text = report_text(res)
+    assert "stopped by the time limit after generation 0 of 4" in text
+    assert "rerun with --generations 0" in text
+    assert res.matches_played < found.matches_played  # type: ignore[attr-defined]
+    again = suggest(game, space, Targets(), replace(SMALL, generations=0), seed=3, backend="serial")
+    assert again.front == res.front and again.proposals == res.proposals
+    long = suggest(
+        game, space, Targets(), replace(SMALL, time_limit=3.2e7), seed=3, backend="serial"
+    )
+    assert long.generations_run == SMALL.generations
+    assert long.front == found.front  # type: ignore[attr-defined]
+    assert "stopped" not in report_text(long)
+    with pytest.raises(ValueError, match="time_limit"):
+        Budget(time_limit=0)
+
+
+def test_a_guided_change_for_the_first_seat_may_move_its_rule_to_the_bound() -> None:
+    """The first seat's edge is one rules knob's job (R-TURN-12's second-seat mana moves
+    Throne's first seat from 67% to 50% over its range 0..3), so a guided change aimed at
+    it may take any number of steps up to the bound; one or two, as for a card, rarely
+    got the search past the first step."""
+    game = ToyGame()
+    space = search_space(game, fields=[])  # only rules.komi (0..3, higher helps seat 2)
+    # every hero at 50%, the first seat at 70%: the only complaint is the first seat's
+    outs = []
+    for a in HEROES:
+        for b in HEROES:
+            if a != b:
+                for i in range(10):
+                    first_wins = float(i < 7)
+                    outs.append(
+                        Outcome(
+                            (SeatResult(a, True, first_wins), SeatResult(b, False, 1 - first_wins)),
+                            10.0,
+                        )
+                    )
+    parent = Candidate((), tally=tally(outs))
+    assert [c[0] for c in parent.tally.complaints(Targets(), HEROES)] == [FIRST]
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    values = set()
+    for _ in range(200):
+        changes: dict[str, int] = {}
+        if search._guided_add(changes, parent):
+            values.add(changes["rules.komi"])
+    assert values == {1, 2, 3}  # never past the bound, and all the way to it
 
 
 def test_frozen_fields_never_change() -> None:

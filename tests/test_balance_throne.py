@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -122,6 +123,10 @@ def test_cli_suggest_writes_report_and_parquet_and_applies(tmp_path: Path) -> No
     assert throne_main(args) == 0
     text = report.read_text(encoding="utf-8")
     assert "== balance suggestions ==" in text and "first seat" in text
+    # the run's size and time, for a closing note: "run: N matches in S s wall (M min), C CPU-s"
+    run = re.search(r"^run: (\d+) matches in (\d+) s wall .*, (\d+) CPU-s", text, re.M)
+    assert run is not None, text
+    assert f"matches played: {run.group(1)}" in text and int(run.group(1)) > 0
     frame = pd.read_parquet(out)
     assert {"proposal", "group", "before", "after_low", "changes_json"} <= set(frame.columns)
     assert cards.read_text(encoding="utf-8") == TEXT  # nothing applied unasked

@@ -36,6 +36,7 @@ import math
 import random
 import re
 import statistics
+import time
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -180,6 +181,56 @@ def int_field(record: Mapping[str, str], name: str) -> int | None:
     """A whole-number CSV field, None when blank or not a whole number (e.g. ``∞``)."""
     text = record.get(name, "").strip()
     return int(text) if text.lstrip("-").isdigit() else None
+
+
+class CardTableAdapter:
+    """The field part of a :class:`BalanceGame` for a CSV card table whose knobs are
+    whole-number columns and keyword amounts: a base class for adapters.
+
+    ``table`` is the card table's text, ``fields`` its searchable fields (``kw.NAME`` for
+    the N of a ``NAME(N)`` keyword), ``rules`` the game's rules object and ``knobs`` the
+    rules parameters offered (their ``base`` is read from ``rules``). ``parse_keywords``
+    is the game's keyword parser: a rewritten keyword cell must still parse (it raises on
+    a bad one); None when the game has no keyword fields. A subclass adds the groups and
+    the matches; it must stay picklable (a module-level parser is)."""
+
+    def __init__(
+        self,
+        table: str,
+        fields: Mapping[str, FieldSpec],
+        rules: Any,
+        knobs: Mapping[str, RulesField],
+        parse_keywords: Callable[[str], object] | None = None,
+    ) -> None:
+        self.table = table
+        self.fields = dict(fields)
+        self.rules = rules
+        self.knobs = dict(knobs)
+        self.parse_keywords = parse_keywords
+
+    def table_text(self) -> str:
+        return self.table
+
+    def card_fields(self) -> Mapping[str, FieldSpec]:
+        return self.fields
+
+    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
+        if name.startswith("kw."):
+            return keyword_amount(record.get("keywords", ""), name[3:])
+        return int_field(record, name)  # blank and non-numbers (∞, 全) are not knobs
+
+    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
+        if name.startswith("kw."):
+            if self.parse_keywords is None:
+                raise ValueError(f"no keyword fields in this game: {name}")
+            text = with_keyword_amount(record["keywords"], name[3:], value, record.get("id", ""))
+            self.parse_keywords(text)  # still valid
+            record["keywords"] = text
+            return
+        record[name] = str(value)
+
+    def rules_fields(self) -> Mapping[str, RulesField]:
+        return {n: replace(f, base=getattr(self.rules, n)) for n, f in self.knobs.items()}
 
 
 def pairing_block(
@@ -589,7 +640,13 @@ class Budget:
     ``blocks`` CRN blocks in the search schedule (each from :meth:`BalanceGame.block`),
     ``holdout_blocks`` fresh blocks for the final measurement, ``max_changes`` per
     proposal, ``min_blocks`` before racing may drop a candidate, ``z`` the racing test's
-    one-sided z (1.64 ≈ 95%), ``proposals`` how many to re-measure and show."""
+    one-sided z (1.64 ≈ 95%), ``proposals`` how many to re-measure and show.
+
+    ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
+    is not started when the time spent, one more generation as long as the last one and
+    the holdout (estimated from the time per match so far) would pass it. A run stopped
+    early says so (:attr:`BalanceResult.generations_run`); it is reproducible with
+    ``generations`` set to the number it ran (the seeds do not depend on the clock)."""
 
     population: int = 8
     generations: int = 6
@@ -599,11 +656,16 @@ class Budget:
     min_blocks: int = 2
     z: float = 1.64
     proposals: int = 6
+    time_limit: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("population", "generations", "blocks", "holdout_blocks", "max_changes"):
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("budget time_limit must be positive (seconds)")
+        for name in ("population", "blocks", "holdout_blocks", "max_changes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"budget {name} must be at least 1")
+        if self.generations < 0:  # 0: the first population only
+            raise ValueError("budget generations must be at least 0")
         if max(self.blocks, self.holdout_blocks) > MAX_BLOCKS:
             raise ValueError(f"budget: at most {MAX_BLOCKS} blocks")
         if self.population < 2:
@@ -710,6 +772,12 @@ class BalanceResult:
                 return p
         raise ValueError(f"no proposal {number}; there are {len(self.proposals)}")
 
+    @property
+    def generations_run(self) -> int:
+        """Generations of offspring the search ran: fewer than the budget's when its
+        time limit stopped it."""
+        return max((int(h["generation"]) for h in self.history), default=0)
+
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -742,6 +810,20 @@ class _Search:
                 self.by_group.setdefault(g, []).append(k)
         self.archive: dict[Changes, Candidate] = {}
         self.history: list[dict[str, Any]] = []
+        self.started = time.monotonic()
+
+    def _out_of_time(self, last_generation: float) -> bool:
+        """Would one more generation (as long as the last) and the holdout pass the
+        budget's time limit? The holdout is estimated at the run's time per match so far
+        for the unchanged table and every proposal replaying all its matches."""
+        limit = self.budget.time_limit
+        if limit is None:
+            return False
+        spent = time.monotonic() - self.started
+        per_match = spent / max(1, self.ev.played)
+        items = sum(len(b) for b in self.blocks) / len(self.blocks)
+        holdout = per_match * items * self.budget.holdout_blocks * (1 + self.budget.proposals)
+        return spent + last_generation + holdout > limit
 
     # --- evaluation -----------------------------------------------------------------------
 
@@ -802,7 +884,12 @@ class _Search:
                 return False
             weights = [1.0 / len(k.groups) for k in knobs]
             knob = self.rng.choices(knobs, weights)[0]
-            steps = self.rng.choice((1, 1, 2))
+            if group == FIRST:  # one rules knob carries the whole edge: any size to its bound
+                up = direction * knob.sign > 0
+                room = (knob.high - knob.base if up else knob.base - knob.low) // knob.step
+                steps = self.rng.randint(1, max(1, room))
+            else:
+                steps = self.rng.choice((1, 1, 2))
             value = self._clip(knob, knob.base + direction * knob.sign * steps * knob.step)
         else:
             free = [k for k in self.space.knobs if k.key not in changes]
@@ -876,7 +963,11 @@ class _Search:
         self.evaluate(pop[1:], [base])
         pop = [c for c in pop if c.tally is not None]
         self._report(0, pop)
+        last = time.monotonic() - self.started
         for gen in range(1, b.generations + 1):
+            if self._out_of_time(last):
+                break
+            t0 = time.monotonic()
             rank, crowd = nsga.ranks(self._points(pop))
             kids: list[Candidate] = []
             for _ in range(20 * b.population):
@@ -898,6 +989,7 @@ class _Search:
             keep = nsga.select(self._points(merged), b.population)
             pop = [merged[i] for i in keep]
             self._report(gen, pop, dropped=sum(c.dropped_at is not None for c in kids))
+            last = time.monotonic() - t0
         return pop
 
     def _report(self, gen: int, pop: list[Candidate], dropped: int = 0) -> None:

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import resource
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,6 +164,13 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     b.add_argument("--proposals", type=int, default=d.proposals, help="proposals shown")
     b.add_argument("--z", type=float, default=d.z, help="racing: one-sided z to drop a candidate")
     b.add_argument("--chunk", type=int, default=4, help="matches per worker task")
+    b.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="start no generation that would, with the holdout, end the run later",
+    )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
     s.add_argument("--workers", type=int, default=None, help="default: all cores")
@@ -200,6 +209,30 @@ def _knobs(args: argparse.Namespace, h: BalanceHooks) -> dict[str, RulesField]:
     return rules_knobs(names, rules, known)
 
 
+class _Clock:
+    """Wall and CPU time of a run, for the report's last line. The CPU time is this
+    process's and its finished child processes' (a process pool's workers, joined when
+    the search ends); a Dask cluster's workers are not counted."""
+
+    def __init__(self) -> None:
+        self.wall = time.monotonic()
+        self.cpu = self._cpu()
+
+    @staticmethod
+    def _cpu() -> float:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    def line(self, matches: int) -> str:
+        wall = time.monotonic() - self.wall
+        cpu = self._cpu() - self.cpu
+        return (
+            f"run: {matches} matches in {wall:.0f} s wall ({wall / 60:.1f} min), "
+            f"{cpu:.0f} CPU-s (this process and its pool workers)"
+        )
+
+
 def _cards(arg: str | None, h: BalanceHooks) -> Path:
     return Path(arg) if arg else h.default_cards()
 
@@ -220,6 +253,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         args.max_changes,
         proposals=args.proposals,
         z=args.z,
+        time_limit=60 * args.time_limit if args.time_limit is not None else None,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
@@ -246,6 +280,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
             f"{st['matches_played']} matches"
         )
 
+    clock = _Clock()
     try:
         res = suggest(
             game,
@@ -261,7 +296,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
-    text = report_text(res, getattr(game, "names", {}))
+    text = report_text(res, getattr(game, "names", {})) + "\n\n" + clock.line(res.matches_played)
     out = save_result(res, args.out)
     if args.report:
         Path(args.report).write_text(text + "\n", encoding="utf-8")

@@ -45,7 +45,16 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
         + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else ""),
         f"budget: population {b.population}, generations {b.generations}, "
         f"{b.blocks} search blocks, {b.holdout_blocks} holdout blocks, ≤ {b.max_changes} changes; "
-        f"seed {res.seed}",
+        f"seed {res.seed}"
+        + (f", time limit {b.time_limit / 60:g} min" if b.time_limit is not None else ""),
+        *(
+            [
+                f"stopped by the time limit after generation {res.generations_run} of "
+                f"{b.generations} (rerun with --generations {res.generations_run} to repeat it)"
+            ]
+            if res.generations_run < b.generations
+            else []
+        ),
         f"search space: {len(res.space)} knobs; matches played: {res.matches_played}",
         f"unchanged table: imbalance {res.before_search:.3f} on the search blocks, "
         f"{res.before.imbalance:.3f} on the holdout blocks "

@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from throne_lib.kit.balance import (
+    CardTableAdapter,
     FieldSpec,
     Outcome,
     PlayTask,
     RulesField,
     SeatResult,
-    int_field,
 )
 from throne_lib.kit.balance_cli import BalanceHooks
 
@@ -66,7 +66,7 @@ def default_cards_path() -> Path:
     return GAME.card_tables[0]
 
 
-class CastleBalance:
+class CastleBalance(CardTableAdapter):
     """The adapter (:class:`throne_lib.kit.balance.BalanceGame`) for 城堡之心."""
 
     def __init__(
@@ -80,8 +80,9 @@ class CastleBalance:
     ) -> None:
         from throne_lib.games.castle.rules import CastleRules
 
-        self.table = table
-        self.rules = rules or CastleRules()
+        rules = rules or CastleRules()
+        knobs = rules_knobs if rules_knobs is not None else default_rules_knobs(rules)
+        super().__init__(table, CARD_FIELDS, rules, knobs)  # no keyword fields
         self.rules.roles_for(players)  # a clear error for a player count outside the table
         self.players = players
         self.agent = agent
@@ -94,28 +95,6 @@ class CastleBalance:
         self.names.update(ROLE_ZH)
         row = self.rules.roles_for(players)
         self.roles = [r for r, k in zip(ROLES, row, strict=True) if k > 0]
-        self.knobs = dict(
-            rules_knobs if rules_knobs is not None else default_rules_knobs(self.rules)
-        )
-
-    # --- fields ----------------------------------------------------------------------------
-
-    def table_text(self) -> str:
-        return self.table
-
-    def card_fields(self) -> Mapping[str, FieldSpec]:
-        return CARD_FIELDS
-
-    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
-        return int_field(record, name)  # ∞ and blank ranges are not knobs
-
-    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
-        record[name] = str(value)
-
-    def rules_fields(self) -> Mapping[str, RulesField]:
-        return {
-            n: dataclasses.replace(f, base=getattr(self.rules, n)) for n, f in self.knobs.items()
-        }
 
     # --- groups and matches -----------------------------------------------------------------
 

@@ -33,15 +33,13 @@ from typing import Any
 
 from throne_lib.carddiff import Sheet
 from throne_lib.kit.balance import (
+    CardTableAdapter,
     FieldSpec,
     Outcome,
     PlayTask,
     RulesField,
     SeatResult,
-    int_field,
-    keyword_amount,
     pairing_block,
-    with_keyword_amount,
 )
 from throne_lib.kit.balance_cli import BalanceHooks
 
@@ -102,7 +100,14 @@ def closure(records: Mapping[str, Mapping[str, str]], start: set[str]) -> frozen
     return frozenset(seen)
 
 
-class PinBalance:
+def _parse_keywords(text: str) -> object:
+    """PIN's keyword parser (imported when a keyword amount is written)."""
+    from throne_lib.games.pin.words import parse_keywords
+
+    return parse_keywords(text)
+
+
+class PinBalance(CardTableAdapter):
     """The adapter (:class:`throne_lib.kit.balance.BalanceGame`) for PIN 架空战争."""
 
     def __init__(
@@ -116,16 +121,15 @@ class PinBalance:
     ) -> None:
         from throne_lib.games.pin.rules import PIN_RULES
 
-        self.table = table
-        self.rules = rules or PIN_RULES
+        rules = rules or PIN_RULES
+        knobs = rules_knobs if rules_knobs is not None else default_rules_knobs(rules)
+        fields = {**PLAIN_FIELDS, **KEYWORD_FIELDS}
+        super().__init__(table, fields, rules, knobs, _parse_keywords)
         self.agent = agent
         self.block_rounds = block_rounds
         self.decks = dict(decks) if decks is not None else load_decks()
         if len(self.decks) < 2:
             raise ValueError(f"PIN balance needs at least two decks, not {sorted(self.decks)}")
-        self.knobs = dict(
-            rules_knobs if rules_knobs is not None else default_rules_knobs(self.rules)
-        )
         db = _db(table)
         records = {r["id"].strip(): r for r in Sheet.parse(table).records() if r.get("id")}
         self._closure = {g: closure(records, {d.hq, *d.cards}) for g, d in self.decks.items()}
@@ -133,34 +137,6 @@ class PinBalance:
         self.names.update(
             {g: d.main + (f"+{d.ally}" if d.ally else "") for g, d in self.decks.items()}
         )
-
-    # --- fields ----------------------------------------------------------------------------
-
-    def table_text(self) -> str:
-        return self.table
-
-    def card_fields(self) -> Mapping[str, FieldSpec]:
-        return {**PLAIN_FIELDS, **KEYWORD_FIELDS}
-
-    def get_field(self, record: Mapping[str, str], name: str) -> int | None:
-        if name.startswith("kw."):
-            return keyword_amount(record.get("keywords", ""), name[3:])
-        return int_field(record, name)  # blank (the type's default) and 全 are not knobs
-
-    def set_field(self, record: dict[str, str], name: str, value: int) -> None:
-        if name.startswith("kw."):
-            from throne_lib.games.pin.words import parse_keywords
-
-            text = with_keyword_amount(record["keywords"], name[3:], value, record.get("id", ""))
-            parse_keywords(text)  # still valid
-            record["keywords"] = text
-            return
-        record[name] = str(value)
-
-    def rules_fields(self) -> Mapping[str, RulesField]:
-        return {
-            n: dataclasses.replace(f, base=getattr(self.rules, n)) for n, f in self.knobs.items()
-        }
 
     # --- groups and matches -----------------------------------------------------------------
 

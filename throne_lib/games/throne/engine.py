@@ -6,6 +6,7 @@ handlers of each action kind, and the turn flow. Legality lives in
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import Geometry, geometry
@@ -31,11 +32,29 @@ def opening_pool(db: CardDB, race: str) -> tuple[str, ...]:
     return tuple(c.id for c in db.values() if c.kind == BARRACKS and c.race == race)
 
 
+_POOLS: dict[int, tuple[Mapping[str, Card], dict[tuple[str, int], tuple[str, ...]]]] = {}
+
+
+def _pools_of(cards: Mapping[str, Card]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """The captain-pool cache of one card table (keyed by the table object itself)."""
+    hit = _POOLS.get(id(cards))
+    if hit is None or hit[0] is not cards:
+        if len(_POOLS) >= 64:  # many tables in one process (a balance search): start afresh
+            _POOLS.clear()
+        hit = _POOLS[id(cards)] = (cards, {})
+    return hit[1]
+
+
 class Engine:
     """State + card table + rules, with the operations the rules are made of."""
 
     def __init__(self, db: CardDB, rules: Rules, state: State, record_events: bool = True) -> None:
         self.db = db
+        # The table's plain dict, for hot paths (a CardDB lookup is a Python-level call).
+        self.cards: Mapping[str, Card] = db.cards
+        # (barracks card id, cost cap) -> its captain pool: a pure function of the table,
+        # shared by every engine on the same table (copies, an agent's trials).
+        self._pools = _pools_of(db.cards)
         self.rules = rules
         self.state = state
         self.geo: Geometry = geometry(rules.columns, rules.rows)
@@ -54,13 +73,15 @@ class Engine:
 
     def summons_per_turn(self, b: Unit) -> int:
         """R-BARRACKS-2, R-BARRACKS-10, R-BARRACKS-11."""
-        card = self.db[b.card]
-        n = card.kw("summons") or 1
-        if self.state.round >= self.rules.late_summon_round:
+        n = self.cards[b.card].kw("summons") or 1
+        st = self.state
+        if st.round >= self.rules.late_summon_round:
             n += 1
+        board = st.board
+        side = b.side
         for c in self.geo.around[b.cell]:
-            u = self.state.board[c]
-            if u is not None and u.side == b.side and u.aura_summon:
+            u = board[c]
+            if u is not None and u.aura_summon and u.side == side:
                 n += u.aura_summon
         return n + b.summons_bought
 
@@ -89,8 +110,19 @@ class Engine:
         return 0
 
     def captain_pool(self, b: Unit) -> list[str]:
-        cap = self.captain_cost_cap()
-        return [c for c in self.db[b.card].captains if self.db[c].cost <= cap]
+        return list(self.captain_pool_ids(b.card))
+
+    def captain_pool_ids(self, barracks: str) -> tuple[str, ...]:
+        """The captains a barracks of this card offers now (R-BARRACKS-9), shared."""
+        key = (barracks, self.captain_cost_cap())
+        pool = self._pools.get(key)
+        if pool is None:
+            cards = self.cards
+            cap = key[1]
+            pool = self._pools[key] = tuple(
+                c for c in cards[barracks].captains if cards[c].cost <= cap
+            )
+        return pool
 
     def captain_pool_for_race(self, race: str) -> list[str]:
         cap = max(self.captain_cost_cap(), 2)

@@ -72,6 +72,21 @@ def _pairs(kind: str, geo: Geometry) -> tuple[tuple[Action, ...], ...]:
     return table
 
 
+_ROWS: dict[tuple[str, int, str, int, int], tuple[Action, ...]] = {}
+
+
+def _row(kind: str, cell: int, card: str, geo: Geometry) -> tuple[Action, ...]:
+    """``_row(kind, cell, card, geo)[target + 1]`` is ``act(kind, cell, target, card)``
+    for every target cell (and -1), built on first need."""
+    key = (kind, cell, card, geo.columns, geo.rows)
+    row = _ROWS.get(key)
+    if row is None:
+        if len(_ROWS) >= 50_000:  # many card tables in one process: start afresh
+            _ROWS.clear()
+        row = _ROWS[key] = tuple(act(kind, cell, t, card) for t in range(-1, geo.size))
+    return row
+
+
 def reach(geo: Geometry, cell: int, distance: int) -> tuple[int, ...]:
     """The cells other than ``cell`` within Manhattan ``distance`` of it, in board order."""
     key = (geo.columns, geo.rows, cell, distance)
@@ -183,7 +198,7 @@ class Scan:
     card and unit: the enemy's taunt rows, the targets of each selector, the empty cells
     of the side's half. Valid for one position only."""
 
-    __slots__ = ("eng", "side", "taunt_rows", "moves", "attacks", "_chosen", "_empty", "_captains")
+    __slots__ = ("eng", "side", "taunt_rows", "moves", "attacks", "_chosen", "_empty")
 
     def __init__(self, eng: Engine, side: int) -> None:
         self.eng = eng
@@ -193,14 +208,6 @@ class Scan:
         self.attacks = _pairs("attack", eng.geo)
         self._chosen: dict[tuple[str, bool], list[int]] = {}
         self._empty: list[int] | None = None
-        self._captains: dict[str, list[str]] = {}
-
-    def captain_pool(self, b: Unit) -> list[str]:
-        """:meth:`Engine.captain_pool` of a barracks (the same for each of its card)."""
-        pool = self._captains.get(b.card)
-        if pool is None:
-            pool = self._captains[b.card] = self.eng.captain_pool(b)
-        return pool
 
     def chosen_cells(self, selector: str, destroys: bool = False) -> list[int]:
         key = (selector, destroys)
@@ -254,17 +261,21 @@ def summon_actions(eng: Engine, b: Unit, scan: Scan | None = None) -> list[Actio
     board = st.board
     free = [c for c in eng.geo.around[b.cell] if board[c] is None]
     left = eng.summons_left(b)
-    db = eng.db
+    cards = eng.cards
     if left > 0 and free:
         mana = s.mana
-        for sid in db[b.card].tiers[: b.level]:
-            if db[sid].cost <= mana:
-                out += [act("summon", b.cell, c, sid) for c in free]
-        pool = eng.captain_pool(b) if scan is None else scan.captain_pool(b)
-        offered = b.offer or tuple(pool)
-        if pool and any(db[c].cost <= mana for c in offered):
-            out.append(act("captain", b.cell))
-    if left <= 0 and eng.is_loaded(b) and s.mana >= eng.rules.extra_summon_cost:
+        cell = b.cell
+        for sid in cards[b.card].tiers[: b.level]:
+            if cards[sid].cost <= mana:
+                row = _row("summon", cell, sid, eng.geo)
+                out += [row[c + 1] for c in free]
+        pool = eng.captain_pool_ids(b.card)
+        if pool:
+            for c in b.offer or pool:
+                if cards[c].cost <= mana:
+                    out.append(act("captain", cell))
+                    break
+    if left <= 0 and s.mana >= eng.rules.extra_summon_cost and eng.is_loaded(b):
         out.append(act("extra", b.cell))
     return out
 
@@ -326,8 +337,12 @@ def _main(eng: Engine) -> list[Action]:
     s = st.sides[side]
     scan = Scan(eng, side)  # one per listing: positions change between listings
     out: list[Action] = []
+    geo = eng.geo
     for card_id in dict.fromkeys(s.hand):
-        out += [act("play", -1, t, card_id) for t in play_targets(eng, card_id, scan)]
+        targets = play_targets(eng, card_id, scan)
+        if targets:
+            row = _row("play", -1, card_id, geo)
+            out += [row[t + 1] for t in targets]
     for u in [u for u in st.board if u is not None and u.side == side]:
         out += unit_actions(eng, u, scan)
     out += turn_actions(eng)

@@ -58,17 +58,25 @@ def production_ids(db: CardDB) -> frozenset[str]:
 
 def unit_value(db: CardDB, st: State, u: Unit, w: Weights = DEFAULT_WEIGHTS) -> float:
     """What a non-throne unit is worth to its side."""
+    return _unit_value(u, production_ids(db), w)
+
+
+def _unit_value(u: Unit, production: frozenset[str], w: Weights) -> float:
+    """:func:`unit_value` with the table's production camps already looked up."""
     if u.kind == BARRACKS:
         v = w.barracks + w.barracks_hp * u.hp + w.barracks_level * u.level + w.armor * u.armor
-        if u.card in production_ids(db):
+        if u.card in production:
             v += w.production
         return v
     v = w.attack * u.attack + w.hp * u.hp + w.armor * u.armor
     if u.shield:
         v += w.shield
-    v += w.peasant * u.peasant
+    if u.peasant:
+        v += w.peasant * u.peasant
     flags = u.taunt + u.flying + u.reborn + u.lifesteal + u.pierce + u.formation + u.artisan
-    v += w.keyword * (flags + u.siege + u.grow + u.aura_summon + u.regen + u.heal_aura)
+    more = flags + u.siege + u.grow + u.aura_summon + u.regen + u.heal_aura
+    if more:
+        v += w.keyword * more
     return v
 
 
@@ -83,9 +91,9 @@ def evaluate(eng: Engine, side: int, w: Weights = DEFAULT_WEIGHTS) -> float:
         if st.winner is None:
             return 0.0
         return WIN + 1000 - st.round if st.winner == side else -WIN + st.round
-    db = eng.db
+    production = production_ids(eng.db)
     dist = eng.geo.dist
-    thrones = [eng.geo.throne_cell(0), eng.geo.throne_cell(1)]
+    enemy_throne = (eng.geo.throne_cell(1), eng.geo.throne_cell(0))  # by the unit's side
     advance = w.advance
     score = 0.0
     for u in st.board:
@@ -95,10 +103,11 @@ def evaluate(eng: Engine, side: int, w: Weights = DEFAULT_WEIGHTS) -> float:
         if kind == THRONE:
             v = throne_value(u.hp, w)
         else:
-            v = unit_value(db, st, u, w)
+            v = _unit_value(u, production, w)
             if u.attack > 0 and kind != BARRACKS:
-                far = dist[u.cell][thrones[1 - u.side]]
-                v += advance * u.attack * max(0, 8 - far)
+                far = dist[u.cell][enemy_throne[u.side]]
+                if far < 8:
+                    v += advance * u.attack * (8 - far)
         score += v if u.side == side else -v
     for s, sign in ((st.sides[side], 1.0), (st.sides[1 - side], -1.0)):
         score += sign * w.hand_card * min(len(s.hand), 8)
