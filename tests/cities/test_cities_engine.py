@@ -322,10 +322,7 @@ def test_horn_of_plenty_reset_keeps_the_horn_out_of_the_new_pile() -> None:
     assert s.decks is not None and s.discards is not None
     seat = s.turn_seat
     w = war(m)
-    extra = w.empty[0]
-    w.empty.remove(extra)
-    w.stacks[seat].append(extra)
-    w.grain[extra] = 15
+    extra = give_city(m, seat)
     s.decks[seat] = ["heal"]
     s.discards[seat] = ["sword", "mana", "sword"]
     s.players[seat].hand = ["horn_of_plenty"]

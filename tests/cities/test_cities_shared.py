@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cities.match_helpers import touch, war
+from tests.cities.match_helpers import give_city, touch, war
 from throne_lib.cli import main as throne_main
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.cities import CitiesMatch, CitiesRules
@@ -68,15 +68,9 @@ def test_shared_reset_strikes_the_player_who_draws() -> None:
     s = m.state
     seat = s.turn_seat
     w = war(m)
-    extra = w.empty[0]
-    w.empty.remove(extra)
-    w.stacks[seat].append(extra)
-    w.grain[extra] = 15
+    extra = give_city(m, seat)
     other = (seat + 1) % 3
-    theirs = w.empty[0]
-    w.empty.remove(theirs)
-    w.stacks[other].append(theirs)
-    w.grain[theirs] = 15
+    theirs = give_city(m, other)
     s.deck = ["heal"]
     s.discard = ["sword", "mana", "sword"]
     s.players[seat].hand = ["horn_of_plenty"]

@@ -162,6 +162,12 @@ def resample_state(s: State, seat: int, rng: random.Random) -> State:
     for p, role in zip(hidden, roles, strict=True):
         p.role = role
         p.camp = {"enemy": "enemy", "reinforcement": "castle"}.get(role, "")
+    return redeal_shared_pile(t, seat, rng)
+
+
+def redeal_shared_pile(t: State, seat: int, rng: random.Random) -> State:
+    """``t`` (a copy, changed in place) with the other players' hands and the one shared
+    draw pile redealt from ``rng`` (conjured mana stays where it is), and a new RNG."""
     pool = list(t.deck)
     others = [p for p in t.players if p.seat != seat]
     for p in others:

@@ -27,6 +27,7 @@ from throne_lib.games.castle.match import CastleMatch, canonical, default_cards
 from throne_lib.games.castle.match import rules_from as castle_rules_from
 from throne_lib.games.castle.match import rules_overrides as castle_overrides
 from throne_lib.games.castle.state import State
+from throne_lib.games.castle.view import redeal_shared_pile
 from throne_lib.games.cities.engine import (
     CW_PROMPTS,
     concede,
@@ -248,18 +249,7 @@ def resample_state(s: State, seat: int, rng: random.Random) -> State:
     piles (CW-DECK-1), every draw pile's order, the RNG. Cities are all face up."""
     t = s.copy()
     if t.decks is None:  # shared piles: the others' hands and the pile, redealt
-        pool = sorted(t.deck + [c for q, p in enumerate(t.players) if q != seat
-                                for c in p.hand if c != "conjured_mana"])  # fmt: skip
-        rng.shuffle(pool)
-        for q, p in enumerate(t.players):
-            if q != seat:
-                keep = [c for c in p.hand if c == "conjured_mana"]
-                k = len(p.hand) - len(keep)
-                p.hand = keep + [pool.pop() for _ in range(k)]
-                p.spied = {}
-        t.deck = pool
-        t.rng = random.Random(rng.getrandbits(64))
-        return t
+        return redeal_shared_pile(t, seat, rng)
     for q, p in enumerate(t.players):
         if q == seat:
             pool = sorted(t.decks[q])
