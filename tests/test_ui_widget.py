@@ -272,7 +272,7 @@ def test_nothing_is_drawn_before_the_client_is_ready(pos: Callable[..., Match]) 
     w.click_cell("c3")
     assert w.draws == 0
     w._on_client_ready()
-    assert w.draws == 3  # board, units, overlay
+    assert w.draws == 4  # board, pieces, tray + hand, overlay
 
 
 def test_an_exception_cannot_leave_hold_canvas_open() -> None:
@@ -341,4 +341,4 @@ def test_a_select_click_redraws_only_the_layers_that_changed(pos: Callable[..., 
     w.click_cell("c2")
     assert w.draws == draws + 2
     w._on_client_ready()
-    assert w.draws == draws + 5  # board, units, overlay
+    assert w.draws == draws + 6  # board, pieces, tray + hand, overlay

@@ -1,7 +1,7 @@
 """The match widget: an ipycanvas MultiCanvas board with ipywidgets around it.
 
-Layers of the MultiCanvas: 0 the static board, 1 units + tray + hand, 2 highlights
-and the drag ghost. Clicks and drags arrive as canvas-pixel coordinates and go to the
+Layers of the MultiCanvas: 0 the static board, 1 the pieces, 2 the tray and the hand,
+3 highlights and the drag ghost (a layer is redrawn only when its ops changed). Clicks and drags arrive as canvas-pixel coordinates and go to the
 :class:`~throne_lib.games.throne.ui.controller.Controller`, which only ever applies legal actions.
 The AI plays in an asyncio task, action by action, at the chosen tempo (R-AI-3).
 """
@@ -24,10 +24,17 @@ from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.explain import explain_illegal
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.state import MAIN, THRONE
-from throne_lib.games.throne.ui.controller import Controller
+from throne_lib.games.throne.ui.controller import Controller, View
 from throne_lib.games.throne.ui.inspect import card_html, unit_html
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT, Layout
-from throne_lib.games.throne.ui.render import Op, board_ops, overlay_ops, units_ops
+from throne_lib.games.throne.ui.render import (
+    Op,
+    board_ops,
+    overlay_ops,
+    pieces_ops,
+    tray_ops,
+    units_ops,
+)
 from throne_lib.games.throne.ui.text import (
     END_REASONS_ZH,
     action_text,
@@ -50,6 +57,8 @@ INSPECTOR_H = 230  # px: the inspector panel above the 战报
 SIDE_COLOUR = ("#1d4796", "#962c25")
 TOWER_HREF = "tower.ipynb"
 TD = "padding:2px 14px 2px 0"
+LAYERS = 4  # board, pieces, tray + hand, overlay
+OVERLAY = LAYERS - 1
 
 
 class MatchWidget(W.VBox):
@@ -120,7 +129,7 @@ class MatchWidget(W.VBox):
 
     def _build(self, tempo: str) -> None:
         px = self.px
-        self.canvas = MultiCanvas(3, width=px.width, height=px.height)
+        self.canvas = MultiCanvas(LAYERS, width=px.width, height=px.height)
         self.canvas.layout = W.Layout(
             width=f"{px.width}px", height=f"{px.height}px", min_width=f"{px.width}px"
         )
@@ -211,20 +220,26 @@ class MatchWidget(W.VBox):
         self._maybe_start_ai()
 
     def view_ops(self) -> tuple[list[Op], list[Op]]:
-        """The ops of the units and overlay layers for the current state."""
-        drag = self.drag_hand if self._dragging else -1
-        view = self.ctrl.view(self.flash, drag, self._drag_cell)
+        """The ops of the units (pieces, tray and hand) and overlay for the current state."""
+        view = self._view()
         return units_ops(self.match, view, self.px), overlay_ops(self.match, view, self.px)
 
+    def _view(self) -> View:
+        drag = self.drag_hand if self._dragging else -1
+        return self.ctrl.view(self.flash, drag, self._drag_cell)
+
+    def layer_ops(self) -> tuple[list[Op], list[Op], list[Op]]:
+        """The ops of layers 1 (pieces), 2 (tray and hand) and 3 (overlay)."""
+        view, m, px = self._view(), self.match, self.px
+        return pieces_ops(m, view, px), tray_ops(m, view, px), overlay_ops(m, view, px)
+
     def refresh(self) -> None:
-        units, overlay = self.view_ops()
-        self._draw(1, units)
-        self._draw(2, overlay)
+        for layer, ops in enumerate(self.layer_ops(), start=1):
+            self._draw(layer, ops)
         self._update_html()
 
     def _redraw_overlay(self) -> None:
-        _, overlay = self.view_ops()
-        self._draw(2, overlay)
+        self._draw(OVERLAY, overlay_ops(self.match, self._view(), self.px))
 
     def _update_html(self) -> None:
         m, st = self.match, self.match.state
@@ -431,9 +446,8 @@ class MatchWidget(W.VBox):
             self._redraw_overlay()
 
     def _redraw_overlay_and_hand(self) -> None:
-        units, overlay = self.view_ops()
-        self._draw(1, units)
-        self._draw(2, overlay)
+        for layer, ops in enumerate(self.layer_ops(), start=1):
+            self._draw(layer, ops)
         self._update_status()
 
     def _on_mouse_up(self, x: float, y: float) -> None:
