@@ -43,7 +43,11 @@ PANEL = """
 #    value, but Voilà never sets that cookie, so the server refuses it (403) and the
 #    kernel lives until the idle cull. The helpers set a random ``_xsrf`` cookie (the
 #    double-submit token Tornado compares with the form field) when there is none, and
-#    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone).
+#    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone);
+# 4. a play board fits the window's height: when the match (top bar, prompt line, board,
+#    tray and hand) would end below the fold (1280×720), it is zoomed out (CSS ``zoom``,
+#    at least 0.6) so the hand stays in view; ipycanvas reads a click's canvas pixel
+#    from the canvas' on-screen box, so clicks still land where things were drawn.
 PAGE_HELPERS = r"""
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
@@ -87,6 +91,35 @@ PAGE_HELPERS = r"""
   }
   window.addEventListener("pagehide", stopKernel);
   window.__tpStopKernel = stopKernel;
+  function scroller() {  // Voilà scrolls #rendered_cells, JupyterLab its own panel
+    return document.getElementById("rendered_cells") || document.scrollingElement;
+  }
+  function fitMatch() {
+    const view = scroller();
+    const viewBox = view.getBoundingClientRect();
+    document.querySelectorAll(".tp-match").forEach(function (m) {
+      const canvas = m.querySelector("canvas");
+      if (!canvas || !m.getClientRects().length) { return; }
+      const zoom = parseFloat(m.style.zoom) || 1;
+      const box = m.getBoundingClientRect();
+      const top = box.top - viewBox.top + view.scrollTop;  // from the top of the page
+      const need = (canvas.getBoundingClientRect().bottom - box.top) / zoom;
+      const fit = Math.max(0.6, Math.min(1, (view.clientHeight - top - 8) / need));
+      if (Math.abs(fit - zoom) > 0.005) { m.style.zoom = fit < 1 ? String(fit) : ""; }
+    });
+  }
+  let fitQueued = false;
+  function queueFit() {
+    if (fitQueued) { return; }
+    fitQueued = true;
+    requestAnimationFrame(function () { fitQueued = false; fitMatch(); });
+  }
+  window.addEventListener("resize", queueFit);
+  const sizes = new ResizeObserver(queueFit);  // widgets render, panels open and close
+  sizes.observe(document.body);
+  const cells = document.getElementById("rendered_cells");
+  if (cells) { sizes.observe(cells); if (cells.firstElementChild) { sizes.observe(cells.firstElementChild); } }
+  window.__tpFitMatch = fitMatch;
   const gate = { forwarded: 0, dropped: 0 };
   window.__tpMoveGate = gate;
   let last = 0;
