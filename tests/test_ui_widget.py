@@ -342,3 +342,30 @@ def test_a_select_click_redraws_only_the_layers_that_changed(pos: Callable[..., 
     assert w.draws == draws + 2
     w._on_client_ready()
     assert w.draws == draws + 6  # board, pieces, tray + hand, overlay
+
+
+def test_a_click_sends_the_board_first_in_one_batch_then_the_prompt_then_the_inspector(
+    pos: Callable[..., Match], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17 click -> highlight: a select click sends one canvas message for every
+    layer that changed, then the prompt line, and the inspector's card (the slowest HTML
+    to render) last."""
+    import ipywidgets as W
+
+    m = pos("unit c2 blue knight\nunit e2 blue knight\nunit e5 red wolf\n")
+    w = widget(m)
+    w._on_client_ready()
+    w.click_cell("c2")
+    sent: list[object] = []
+    send = W.Widget._send
+
+    def spy(self: W.Widget, msg: dict[str, object], buffers: object = None) -> None:
+        sent.append(self)
+        send(self, msg, buffers)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(W.Widget, "_send", spy)
+    w.click_cell("e2")
+    assert w.inspector in sent and w.status in sent
+    canvas = [x for x in sent if type(x).__name__ == "_CanvasManager"]
+    assert len(canvas) == 1
+    assert sent.index(canvas[0]) < sent.index(w.status) < sent.index(w.inspector)

@@ -197,19 +197,25 @@ class MatchWidget(W.VBox):
     # --- drawing ---------------------------------------------------------------------
 
     def _draw(self, layer: int, ops: Sequence[Op]) -> None:
-        """Draw ``ops`` on ``layer``, unless the layer already shows exactly these ops:
-        a click that selects a unit changes the highlights (overlay) but not the units
-        and the hand, and each canvas attribute set costs a traitlets round in the
-        kernel and a command in the browser (about 400 per units layer)."""
+        self._draw_layers([(layer, ops)])
+
+    def _draw_layers(self, layers: Sequence[tuple[int, Sequence[Op]]]) -> None:
+        """Draw each ``(layer, ops)`` unless the layer already shows exactly these ops
+        (a click that selects a unit changes the highlights, not the pieces: each
+        canvas command costs the kernel and the browser), all in one batch: one
+        message to the browser per click, not one per layer."""
         if not self.ready:
             return
-        ops = list(ops)
-        if self._drawn.get(layer) == ops:
+        changed = [(layer, list(ops)) for layer, ops in layers]
+        changed = [(layer, ops) for layer, ops in changed if self._drawn.get(layer) != ops]
+        if not changed:
             return
         with safe_hold():
-            run_ops(self.canvas[layer], ops)
-        self._drawn[layer] = ops
-        self.draws += 1
+            for layer, ops in changed:
+                run_ops(self.canvas[layer], ops)
+        for layer, ops in changed:
+            self._drawn[layer] = ops
+            self.draws += 1
 
     def _on_client_ready(self) -> None:
         """A browser (re)connected: draw everything, then let the AI start."""
@@ -234,8 +240,7 @@ class MatchWidget(W.VBox):
         return pieces_ops(m, view, px), tray_ops(m, view, px), overlay_ops(m, view, px)
 
     def refresh(self) -> None:
-        for layer, ops in enumerate(self.layer_ops(), start=1):
-            self._draw(layer, ops)
+        self._draw_layers(list(enumerate(self.layer_ops(), start=1)))
         self._update_html()
 
     def _redraw_overlay(self) -> None:
@@ -446,8 +451,7 @@ class MatchWidget(W.VBox):
             self._redraw_overlay()
 
     def _redraw_overlay_and_hand(self) -> None:
-        for layer, ops in enumerate(self.layer_ops(), start=1):
-            self._draw(layer, ops)
+        self._draw_layers(list(enumerate(self.layer_ops(), start=1)))
         self._update_status()
 
     def _on_mouse_up(self, x: float, y: float) -> None:
@@ -472,7 +476,14 @@ class MatchWidget(W.VBox):
         self._press = None
 
     def click(self, x: float, y: float) -> None:
-        """A click at canvas pixel (x, y): a board cell, a tray chip or a hand card."""
+        """A click at canvas pixel (x, y): a board cell, a tray chip or a hand card.
+        The inspector's new text goes to the browser after the board and the prompt
+        (its HTML is the slowest to render, and the highlight is what the player waits
+        for)."""
+        with self.inspector.hold_sync():
+            self._click(x, y)
+
+    def _click(self, x: float, y: float) -> None:
         self.flash = ()
         target = self._thing_at(x, y)
         chips = self.ctrl.chips()
