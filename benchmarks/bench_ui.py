@@ -189,23 +189,35 @@ def voila(notebook: Path, log_name: str) -> Iterator[int]:
 
 
 def navigations(browser: Any, port: int, gap: float, name: str) -> None:
-    """Navigation -> board interactive, three times: the canvas is there and the status
-    line carries the state (the kernel answered). The first load comes right after the
-    server start (its pool kernel may still be heating); ``gap`` seconds before each
-    later one let the pool refill."""
-    times: list[float] = []
-    for i in range(3):
-        if i and gap:
-            time.sleep(gap)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
-        t0 = time.perf_counter()
-        page.goto(f"http://127.0.0.1:{port}/", timeout=180_000)
-        page.wait_for_selector(".tp-match canvas", timeout=180_000)
-        page.wait_for_function(f"(() => {{ const s = {STATE}; return s && s.phase; }})()")
-        times.append(time.perf_counter() - t0)
-        page.close()
-    print(f"{name} navigations:", " ".join(f"{t:.2f} s" for t in times), f"(gap {gap:g} s)")
-    stats(f"{name} navigation -> board interactive", times)
+    """Navigation -> board interactive: the canvas is there and the status line carries
+    the state (the kernel answered). Three first visits (each in a fresh browser
+    profile: nothing cached), the first right after the server start (its pool kernel
+    may still be heating), then three visits in one profile (a designer coming back:
+    the JavaScript is in the browser's cache). ``gap`` seconds before each visit but
+    the first let the pool refill."""
+    for series, shared in (("new profile", False), ("same profile", True)):
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        times: list[float] = []
+        for i in range(3):
+            if gap and (i or shared):
+                time.sleep(gap)
+            if not shared and i:
+                context.close()
+                context = browser.new_context(viewport={"width": 1440, "height": 900})
+            page = context.new_page()
+            t0 = time.perf_counter()
+            page.goto(f"http://127.0.0.1:{port}/", timeout=180_000)
+            page.wait_for_selector(".tp-match canvas", timeout=180_000)
+            page.wait_for_function(f"(() => {{ const s = {STATE}; return s && s.phase; }})()")
+            times.append(time.perf_counter() - t0)
+            page.close()
+        context.close()
+        print(
+            f"{name} navigations, {series}:",
+            " ".join(f"{t:.2f} s" for t in times),
+            f"(gap {gap:g} s)",
+        )
+        stats(f"{name} navigation ({series})", times)
 
 
 def timed_clicks(page: Any, cells: list[tuple[float, float]], clicks: int, name: str) -> None:
