@@ -68,7 +68,7 @@ def _panel_widget(name: str) -> Any:
 class PlayApp(W.VBox):
     """Deck choice, then the match.
 
-    The deck-choice panel (about 50 widget models of the page's 120) is built the first
+    The deck-choice panel (42 of the page's 124 widget models) is built the first
     time it is shown or touched: a page that opens on the board with the last settings
     (``autostart``) sends the browser only the board's widgets. Until then the choices
     live in a plain dict, checked against the same options the panel offers."""
