@@ -44,10 +44,11 @@ PANEL = """
 #    kernel lives until the idle cull. The helpers set a random ``_xsrf`` cookie (the
 #    double-submit token Tornado compares with the form field) when there is none, and
 #    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone);
-# 4. a play board fits the window's height: when the match (top bar, prompt line, board,
-#    tray and hand) would end below the fold (1280×720), it is zoomed out (CSS ``zoom``,
-#    at least 0.6) so the hand stays in view; ipycanvas reads a click's canvas pixel
-#    from the canvas' on-screen box, so clicks still land where things were drawn.
+# 4. on a Voilà page a play board fits the window's height: when the match (top bar,
+#    prompt line, board, tray and hand) would end below the fold (1280×720), it is
+#    zoomed out (CSS ``zoom``, at least 0.6) so the hand stays in view; ipycanvas reads
+#    a click's canvas pixel from the canvas' on-screen box, so clicks still land where
+#    things were drawn.
 PAGE_HELPERS = r"""
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
@@ -91,11 +92,11 @@ PAGE_HELPERS = r"""
   }
   window.addEventListener("pagehide", stopKernel);
   window.__tpStopKernel = stopKernel;
-  function scroller() {  // Voilà scrolls #rendered_cells, JupyterLab its own panel
-    return document.getElementById("rendered_cells") || document.scrollingElement;
-  }
   function fitMatch() {
-    const view = scroller();
+    // Voilà's page scrolls #rendered_cells; in JupyterLab (no such element) a notebook
+    // panel scrolls and the board keeps its size.
+    const view = document.getElementById("rendered_cells");
+    if (!view) { return; }
     const viewBox = view.getBoundingClientRect();
     document.querySelectorAll(".tp-match").forEach(function (m) {
       const canvas = m.querySelector("canvas");
