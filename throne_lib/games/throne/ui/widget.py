@@ -1,7 +1,8 @@
 """The match widget: an ipycanvas MultiCanvas board with ipywidgets around it.
 
 Layers of the MultiCanvas: 0 the static board, 1 the pieces, 2 the tray and the hand,
-3 highlights and the drag ghost (a layer is redrawn only when its ops changed). Clicks and drags arrive as canvas-pixel coordinates and go to the
+3 highlights and the drag ghost (a layer is redrawn only when its ops changed). Clicks
+and drags arrive as canvas-pixel coordinates and go to the
 :class:`~throne_lib.games.throne.ui.controller.Controller`, which only ever applies legal actions.
 The AI plays in an asyncio task, action by action, at the chosen tempo (R-AI-3).
 """
