@@ -4,6 +4,7 @@ from, driven without a browser."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -131,3 +132,48 @@ def test_run_ops_sets_attributes_and_calls_methods() -> None:
     c = Canvas()
     run_ops(c, [("set", "fill_style", "#fff"), ("fill_rect", 1, 2, 3, 4)])
     assert c.fill_style == "#fff" and c.calls == [(1, 2, 3, 4)]
+
+
+def test_run_ops_on_ipycanvas_sends_each_set_once_per_batch() -> None:
+    """On a real ipycanvas Canvas a set op becomes ipycanvas' own "set" command (the
+    Python trait is not assigned: issue 17's click speed), and a set that repeats the
+    value the attribute already holds in this batch is not sent; the browser gets the
+    same drawing as with plain attribute assignments."""
+    from ipycanvas import Canvas, hold_canvas
+    from ipycanvas import canvas as cv
+
+    ops = [
+        ("clear",),
+        ("set", "fill_style", "#ff0000"),
+        ("fill_rect", 0, 0, 4, 4),
+        ("set", "fill_style", "#ff0000"),  # already red: dropped
+        ("fill_rect", 4, 0, 4, 4),
+        ("set", "fill_style", "#0000ff"),
+        ("fill_rect", 8, 0, 4, 4),
+        ("clear",),
+        ("set", "fill_style", "#0000ff"),  # after a clear: sent again
+        ("fill_rect", 8, 0, 4, 4),
+    ]
+
+    def commands(replay: Callable[[Canvas], None]) -> list[object]:
+        canvas = Canvas(width=16, height=16)
+        with hold_canvas():
+            replay(canvas)
+            sent = list(cv._CANVAS_MANAGER._commands_cache)
+        return sent[1:]  # after the switch to this canvas
+
+    def plain(canvas: Canvas) -> None:
+        for op in ops:
+            if op[0] == "set":
+                setattr(canvas, str(op[1]), op[2])
+            else:
+                getattr(canvas, str(op[0]))(*op[1:])
+
+    fast = commands(lambda canvas: run_ops(canvas, ops))
+    slow = commands(plain)
+    set_code = cv.COMMANDS["set"]
+    assert [c for c in slow if c != [set_code, [Canvas.ATTRS["fill_style"], "#ff0000"]]] == [
+        c for c in fast if c != [set_code, [Canvas.ATTRS["fill_style"], "#ff0000"]]
+    ]
+    reds = [c for c in fast if c == [set_code, [Canvas.ATTRS["fill_style"], "#ff0000"]]]
+    assert len(reds) == 1 and len(fast) == len(slow) - 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -125,3 +127,28 @@ def test_charts_mark_the_current_round_with_whole_round_ticks(log_path: Path) ->
     for ax in round_axes(w._fig):
         ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
         assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_log_browser_lists_only_throne_logs(tmp_path: Path, log_path: Path) -> None:
+    """The castle replay page writes its demo match into the shared logs/ folder: the
+    Throne replay page opened it as its newest log and showed an AttributeError panel
+    instead of the board (issue 17 item 11)."""
+    from throne_lib.games.castle.ui.replay import demo_log
+    from throne_lib.kit.log import LogError, read_log
+
+    mine = tmp_path / "2026-01-01-throne.jsonl"
+    shutil.copy(log_path, mine)
+    castle = tmp_path / "castle-demo-seed3.jsonl"  # sorts after mine: newest first
+    castle.write_text(
+        json.dumps({"format": "throne-log", "version": 1, "game": "castle"}) + "\n",
+        encoding="utf-8",
+    )
+    browser = LogBrowser(folder=tmp_path)
+    assert [label for label, _ in browser.picker.options] == [mine.name]
+    assert browser.error.value == "" and browser.replay is not None
+    made = demo_log(tmp_path, seed=3)
+    assert made == castle
+    with pytest.raises(LogError, match="not a 王座与方阵"):
+        load_steps(read_log(castle))
+    browser.open_log(str(castle))
+    assert "无法打开对局记录" in browser.error.value and "castle" in browser.error.value

@@ -272,7 +272,7 @@ def test_nothing_is_drawn_before_the_client_is_ready(pos: Callable[..., Match]) 
     w.click_cell("c3")
     assert w.draws == 0
     w._on_client_ready()
-    assert w.draws == 3  # board, units, overlay
+    assert w.draws == 4  # board, pieces, tray + hand, overlay
 
 
 def test_an_exception_cannot_leave_hold_canvas_open() -> None:
@@ -324,3 +324,48 @@ def test_match_end_shows_result_and_saves_the_log(db: CardDB, tmp_path: Path) ->
     assert "回合上限" in w.result.value or "王座被摧毁" in w.result.value
     assert w.saved_log is not None and w.saved_log.parent == tmp_path
     assert w.saved_log.read_text(encoding="utf-8").count("\n") > 3
+
+
+def test_a_select_click_redraws_only_the_layers_that_changed(pos: Callable[..., Match]) -> None:
+    """Issue 17 speed: selecting one unit after another changes the highlights (the
+    overlay), not the units and the hand, so only the overlay goes to the browser; a
+    browser that (re)connects gets every layer again."""
+    m = pos("unit c2 blue knight\nunit e2 blue knight\n")
+    w = widget(m)
+    w._on_client_ready()
+    w.click_cell("c2")
+    draws = w.draws
+    w.click_cell("e2")
+    assert hl(w) and w.ctrl.view(w.flash, -1, -1).selected_cell == m.geo.parse("e2")
+    assert w.draws == draws + 1  # the overlay
+    w.click_cell("c2")
+    assert w.draws == draws + 2
+    w._on_client_ready()
+    assert w.draws == draws + 6  # board, pieces, tray + hand, overlay
+
+
+def test_a_click_sends_the_board_first_in_one_batch_then_the_prompt_then_the_inspector(
+    pos: Callable[..., Match], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17 click -> highlight: a select click sends one canvas message for every
+    layer that changed, then the prompt line, and the inspector's card (the slowest HTML
+    to render) last."""
+    import ipywidgets as W
+
+    m = pos("unit c2 blue knight\nunit e2 blue knight\nunit e5 red wolf\n")
+    w = widget(m)
+    w._on_client_ready()
+    w.click_cell("c2")
+    sent: list[object] = []
+    send = W.Widget._send
+
+    def spy(self: W.Widget, msg: dict[str, object], buffers: object = None) -> None:
+        sent.append(self)
+        send(self, msg, buffers)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(W.Widget, "_send", spy)
+    w.click_cell("e2")
+    assert w.inspector in sent and w.status in sent
+    canvas = [x for x in sent if type(x).__name__ == "_CanvasManager"]
+    assert len(canvas) == 1
+    assert sent.index(canvas[0]) < sent.index(w.status) < sent.index(w.inspector)

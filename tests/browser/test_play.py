@@ -67,9 +67,11 @@ class Player:
         return self.state()
 
     def at(self, x: float, y: float) -> tuple[float, float]:
-        box = self.page.locator(".tp-match canvas").first.bounding_box()  # it may move
+        """Canvas pixel (x, y) on the page: the canvas may move, and on a short window
+        the board is zoomed out to keep the hand in view."""
+        box = self.page.locator(".tp-match canvas").first.bounding_box()
         assert box is not None
-        return box["x"] + x, box["y"] + y
+        return box["x"] + x * box["width"] / L.width, box["y"] + y * box["height"] / L.height
 
     def handled(self, action: Callable[[], None]) -> dict[str, str]:
         """Do a mouse action and wait until the kernel has handled it."""
@@ -202,3 +204,43 @@ def test_full_match_by_mouse(
     except BaseException:
         page.screenshot(path=str(artifacts_dir / "play_result.png"))
         raise
+
+
+def test_a_short_window_keeps_the_prompt_and_the_hand_in_view(
+    voila_url: Callable[[str], str], page: Page, artifacts_dir: Path
+) -> None:
+    """Issue 17 item 2 at 1280×720: the prompt line and the hand are in view without
+    scrolling (the match is zoomed out to fit the window's height), and clicks on the
+    zoomed board still land on the cell and chip under the pointer."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(voila_url("notebooks/play.ipynb"))
+    canvas = page.locator(".tp-match canvas").first
+    expect(canvas.or_(page.locator(ERRORS)).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    expect(page.locator(ERRORS)).to_have_count(0)
+    page.wait_for_function(
+        "(() => { const c = document.querySelector('.tp-match canvas');"
+        " return c && c.getBoundingClientRect().bottom <= window.innerHeight; })()",
+        timeout=STEP_TIMEOUT_MS,
+    )
+    status = page.locator(".tp-status").bounding_box()
+    box = canvas.bounding_box()
+    assert status is not None and box is not None
+    assert status["y"] >= 0 and box["y"] + box["height"] <= 720
+    assert box["width"] < L.width  # zoomed out, not cut off
+    page.locator("button.tp-setup-btn").click()  # a known start: 快速对局, seed 7
+    page.locator(".tp-rules select").select_option(label="快速对局（5 回合）")
+    page.locator(".tp-seed input").fill("7")
+    page.locator(".tp-seed input").press("Enter")
+    page.locator("button.tp-start").click()
+    p = Player(page)
+    s = p.wait("s.turn === '0' && s.phase === 'replace'", timeout=60_000)
+    page.wait_for_function(
+        "(() => { const c = document.querySelector('.tp-match canvas');"
+        " return c && c.getBoundingClientRect().bottom <= window.innerHeight; })()",
+        timeout=STEP_TIMEOUT_MS,
+    )
+    s = p.click_chip(0)  # 确定手牌, at its zoomed place
+    assert s["phase"] == "found", s
+    s = p.click_cell("b2")
+    assert s["text"].startswith("已执行：建立") and "b2" in s["text"], s
+    page.screenshot(path=str(artifacts_dir / "play_1280x720.png"))

@@ -86,6 +86,31 @@ def test_no_request_leaves_localhost(voila_url: Callable[[str], str], page: Page
     assert outside == [] and failed == []
 
 
+def test_pages_skip_the_labextensions_they_do_not_use(
+    voila_url: Callable[[str], str], page: Page
+) -> None:
+    """The play page names ipydatagrid, bqplot and bqscales as unused (notebook metadata,
+    read by the "throne" template): none of their JavaScript is fetched (1.6 MB less to
+    parse before the first widget); the card editor, which shows a DataGrid, still gets
+    them."""
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(urlparse(r.url).path))
+
+    def loaded(name: str) -> bool:
+        return any(path.startswith(f"/voila/labextensions/{name}/") for path in fetched)
+
+    page.goto(voila_url("notebooks/play.ipynb"))
+    expect(page.locator(".tp-match canvas").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+    assert loaded("ipycanvas") and loaded("@jupyter-widgets/jupyterlab-manager")
+    assert not loaded("ipydatagrid") and not loaded("bqplot") and not loaded("bqscales")
+    fetched.clear()
+    page.goto(voila_url("notebooks/cards.ipynb"))
+    expect(page.locator(".throne-gallery canvas")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+    assert loaded("ipydatagrid") and loaded("bqplot")
+
+
 VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
 # ipydatagrid 1.4.0's front end was built for a newer JupyterLab and for bqplot's 0.5 front
 # end; no pin clears these two: bqplot ~0.5 (Python 0.12) needs pandas < 3 or lumino 1
@@ -100,8 +125,8 @@ def test_no_unsatisfied_version_warnings(voila_url: Callable[[str], str], page: 
     """Every labextension's shared packages are satisfied by Voilà's front end (issue 17
     item 16): the pins of pyproject.toml and binder/ keep ipywidgets' own widget manager
     (jupyterlab_widgets), bqplot (for ipydatagrid) and Voilà's JupyterLab core in step.
-    Every page loads every labextension, so the cards page (ipydatagrid, ipycanvas) covers
-    them all. Only ipydatagrid's two known ones (:data:`KNOWN_WARNINGS`) are let through;
+    The cards page loads every labextension (ipydatagrid, bqplot, ipycanvas), so it
+    covers them all. Only ipydatagrid's two known ones (:data:`KNOWN_WARNINGS`) are let through;
     there were 15 with Voilà 0.5.13 and ipywidgets 8.1.9."""
     warnings: list[str] = []
     page.on(

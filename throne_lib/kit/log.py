@@ -500,6 +500,22 @@ def _parse_result(c: LogCodec, data: dict[str, Any], path: str, line: int) -> Lo
     )
 
 
+def log_files(folder: Path, game: str) -> list[Path]:
+    """The logs of ``game`` in ``folder`` (``*.jsonl`` whose header names it; a header
+    without ``game`` is Throne's), newest first (their names sort by time). A file whose
+    first line is not a header of any game is left out: another tool's JSON Lines."""
+    out = []
+    for p in sorted(folder.glob("*.jsonl"), reverse=True):
+        try:
+            with p.open(encoding="utf-8") as f:
+                head = json.loads(f.readline() or "{}")
+        except (OSError, ValueError):
+            continue
+        if isinstance(head, dict) and head.get("game", LEGACY_GAME) == game:
+            out.append(p)
+    return out
+
+
 def read_log(path: str | Path) -> LogFile:
     """Read and validate a log file; raise :class:`LogError` naming the line."""
     p = Path(path)

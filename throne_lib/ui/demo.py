@@ -8,9 +8,13 @@ Each dashboard's first cell calls :func:`install_error_panel`. Voilà's own
 
 from __future__ import annotations
 
+import asyncio
 import html
+import json
 import logging
+import os
 import sys
+import threading
 import traceback
 from types import TracebackType
 from typing import Any
@@ -39,7 +43,12 @@ PANEL = """
 #    value, but Voilà never sets that cookie, so the server refuses it (403) and the
 #    kernel lives until the idle cull. The helpers set a random ``_xsrf`` cookie (the
 #    double-submit token Tornado compares with the form field) when there is none, and
-#    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone).
+#    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone);
+# 4. on a Voilà page a play board fits the window's height: when the match (top bar,
+#    prompt line, board, tray and hand) would end below the fold (1280×720), it is
+#    zoomed out (CSS ``zoom``, at least 0.6) so the hand stays in view; ipycanvas reads
+#    a click's canvas pixel from the canvas' on-screen box, so clicks still land where
+#    things were drawn.
 PAGE_HELPERS = r"""
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
@@ -83,6 +92,35 @@ PAGE_HELPERS = r"""
   }
   window.addEventListener("pagehide", stopKernel);
   window.__tpStopKernel = stopKernel;
+  function fitMatch() {
+    // Voilà's page scrolls #rendered_cells; in JupyterLab (no such element) a notebook
+    // panel scrolls and the board keeps its size.
+    const view = document.getElementById("rendered_cells");
+    if (!view) { return; }
+    const viewBox = view.getBoundingClientRect();
+    document.querySelectorAll(".tp-match").forEach(function (m) {
+      const canvas = m.querySelector("canvas");
+      if (!canvas || !m.getClientRects().length) { return; }
+      const zoom = parseFloat(m.style.zoom) || 1;
+      const box = m.getBoundingClientRect();
+      const top = box.top - viewBox.top + view.scrollTop;  // from the top of the page
+      const need = (canvas.getBoundingClientRect().bottom - box.top) / zoom;
+      const fit = Math.max(0.6, Math.min(1, (view.clientHeight - top - 8) / need));
+      if (Math.abs(fit - zoom) > 0.005) { m.style.zoom = fit < 1 ? String(fit) : ""; }
+    });
+  }
+  let fitQueued = false;
+  function queueFit() {
+    if (fitQueued) { return; }
+    fitQueued = true;
+    requestAnimationFrame(function () { fitQueued = false; fitMatch(); });
+  }
+  window.addEventListener("resize", queueFit);
+  const sizes = new ResizeObserver(queueFit);  // widgets render, panels open and close
+  sizes.observe(document.body);
+  const cells = document.getElementById("rendered_cells");
+  if (cells) { sizes.observe(cells); if (cells.firstElementChild) { sizes.observe(cells.firstElementChild); } }
+  window.__tpFitMatch = fitMatch;
   const gate = { forwarded: 0, dropped: 0 };
   window.__tpMoveGate = gate;
   let last = 0;
@@ -133,6 +171,53 @@ def install_error_panel() -> None:
         return
     ip.set_custom_exc((Exception,), _handler)
     display(HTML(PAGE_HELPERS))
+
+
+def wait_for_visitor() -> None:
+    """Pause a preheated kernel until a page claims it (a no-op anywhere else).
+
+    ``voila.json`` keeps one kernel of the play page heated: Voilà starts it and runs the
+    notebook before anyone asks, so a visitor skips the kernel start and the imports.
+    The notebook builds its page, then calls this; what it must read when the page is
+    opened (the last settings, the card table) it checks again after. While it waits
+    the kernel is busy, and the idle culler (``cull_busy`` off) leaves it alone: a pool
+    kernel culled while idle would be handed to the next visitor dead.
+
+    This speaks Voilà's protocol (``voila.utils.wait_for_request``: a websocket to
+    ``voila/query/<kernel id>`` that receives the request's environment) without
+    importing ``voila.utils``: that module imports jupyter_server and jupyterlab_server,
+    2.5 s on the loaded 2-core machine, and the first visitor after a server start,
+    who arrives while the pool kernel is still heating, waited for it (8.5 s from the
+    notebook's imports to the visitor, 0.02 s with this).
+    """
+    if os.environ.get("VOILA_PREHEAT", "False") == "False":
+        return  # JupyterLab, nbval, a plain or non-pooled Voilà kernel
+    kernel_id = os.environ.get("VOILA_KERNEL_ID", "")
+    protocol = os.environ.get("VOILA_WS_PROTOCOL", "ws")
+    host = os.environ.get("VOILA_APP_IP", "127.0.0.1")
+    port = os.environ.get("VOILA_APP_PORT", "8866")
+    base = os.environ.get("VOILA_WS_BASE_URL", os.environ.get("VOILA_SERVER_URL", "/"))
+    url = f"{protocol}://{host}:{port}{base}voila/query/{kernel_id}"
+    received: list[str] = []
+
+    async def receive() -> None:
+        import websockets  # Voilà's own dependency
+
+        try:
+            async with websockets.connect(url, open_timeout=5) as ws:
+                message = await ws.recv()
+        except (OSError, TimeoutError, websockets.WebSocketException) as error:
+            LOG.warning("no request info from %s: %r", url, error)
+            return
+        received.append(message if isinstance(message, str) else message.decode())
+
+    # The kernel's own loop is running this cell: the wait gets a loop of its own.
+    thread = threading.Thread(target=lambda: asyncio.run(receive()), name="wait-for-visitor")
+    thread.start()
+    thread.join()
+    if received:
+        for key, value in json.loads(received[0]).items():
+            os.environ[str(key)] = str(value)
 
 
 def install_page(notebook: str) -> None:

@@ -38,6 +38,7 @@ from throne_lib.kit.log import (
     LogError,
     LogFile,
     iter_replay,
+    log_files,
     log_lines,
     parse_log,
     read_log,
@@ -349,16 +350,7 @@ def demo_log(folder: Path, players: int = 5, seed: int = 3) -> Path | LogFile:
 
 def castle_log_files(folder: Path = LOG_DIR) -> list[Path]:
     """The castle logs in ``folder`` (header ``"game": "castle"``), newest first."""
-    out = []
-    for p in sorted(folder.glob("*.jsonl"), reverse=True):
-        try:
-            with p.open(encoding="utf-8") as f:
-                head = json.loads(f.readline() or "{}")
-        except (OSError, ValueError):
-            continue
-        if isinstance(head, dict) and head.get("game") == "castle":
-            out.append(p)
-    return out
+    return log_files(folder, "castle")
 
 
 class CastleLogBrowser:

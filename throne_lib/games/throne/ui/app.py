@@ -12,6 +12,7 @@ import dataclasses
 import html
 import json
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as W
 
@@ -47,8 +48,42 @@ def agent_names() -> list[str]:
 AGENT_ZH = {"random": "随机", "standard": "标准 AI", "search": "搜索 AI"}
 
 
+CHOICES = ("blue", "red", "deck_file", "red_deck_file", "agent", "seed", "rules", "tempo")
+TEMPO_CHOICES = [("节奏：标准", "standard"), ("快速", "fast")]
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _panel_widget(name: str) -> Any:
+    """A widget of the deck-choice panel, which is built on first use."""
+    return property(lambda self: self._panel_widgets()[name])
+
+
 class PlayApp(W.VBox):
-    """Deck choice, then the match."""
+    """Deck choice, then the match.
+
+    The deck-choice panel (42 of the page's 124 widget models) is built the first
+    time it is shown or touched: a page that opens on the board with the last settings
+    (``autostart``) sends the browser only the board's widgets. Until then the choices
+    live in a plain dict, checked against the same options the panel offers."""
+
+    blue = _panel_widget("blue")
+    red = _panel_widget("red")
+    deck_file = _panel_widget("deck_file")
+    red_deck_file = _panel_widget("red_deck_file")
+    agent = _panel_widget("agent")
+    seed = _panel_widget("seed")
+    rules = _panel_widget("rules")
+    tempo = _panel_widget("tempo")
+    start_btn = _panel_widget("start_btn")
+    message = _panel_widget("message")
+    setup = _panel_widget("setup")
 
     def __init__(
         self,
@@ -72,79 +107,22 @@ class PlayApp(W.VBox):
         self.db = db
         self.ai_mode = ai_mode
         self.match_widget: MatchWidget | None = None
-        generals = [
-            (f"{c.name}（{RACE_ZH.get(c.race, c.race)}）", c.id) for c in self.db.of("general")
-        ]
-        style = {"description_width": "72px"}
-        wide = W.Layout(width="300px")
-        self.blue = W.Dropdown(options=generals, description="你（蓝方）", style=style, layout=wide)
-        self.red = W.Dropdown(
-            options=generals,
-            value=next((c.id for c in self.db.of("general", "demon")), generals[-1][1]),
-            description="AI（红方）",
-            style=style,
-            layout=wide,
-        )
-        self.deck_file = W.Text(
-            placeholder="可选：蓝方牌组文件路径（替代招牌牌组）",
-            description="蓝方牌组",
-            style=style,
-            layout=W.Layout(width="370px"),
-        )
-        self.red_deck_file = W.Text(
-            placeholder="可选：红方牌组文件路径",
-            description="红方牌组",
-            style=style,
-            layout=W.Layout(width="370px"),
-        )
-        names = agent_names()
-        self.agent = W.Dropdown(
-            options=[(AGENT_ZH.get(n, n), n) for n in names],
-            value="standard" if "standard" in names else names[0],
-            description="AI 对手",
-            style=style,
-            layout=wide,
-        )
-        self.seed = W.IntText(
-            value=seed, description="种子", style=style, layout=W.Layout(width="180px")
-        )
-        self.rules = W.Dropdown(
-            options=RULE_LABELS, value=rules, description="规则", style=style, layout=wide
-        )
-        self.tempo = W.ToggleButtons(
-            options=[("节奏：标准", "standard"), ("快速", "fast")], value=tempo
-        )
-        for widget, cls in (
-            (self.blue, "tp-blue"),
-            (self.red, "tp-red"),
-            (self.agent, "tp-agent"),
-            (self.seed, "tp-seed"),
-            (self.rules, "tp-rules"),
-            (self.tempo, "tp-tempo-setup"),
-            (self.deck_file, "tp-deck-file"),
-            (self.red_deck_file, "tp-red-deck-file"),
-        ):
-            widget.add_class(cls)
-        self.start_btn = W.Button(description="开始对局", button_style="primary", icon="play")
-        self.start_btn.add_class("tp-start")
-        self.start_btn.on_click(lambda _: self.start())
-        self.message = W.HTML()
-        self.setup = W.VBox(
-            [
-                W.HTML(
-                    "<h3 style='margin:4px 0'>选择将领与牌组</h3>"
-                    "<div style='color:#5d6778'>两方都使用所选将领的招牌牌组（R-DECK-7），"
-                    "也可以指定牌组文件（deck 格式见 throne_lib/games/throne/decks.py）。</div>"
-                ),
-                W.HBox([self.blue, self.red]),
-                W.HBox([self.deck_file, self.red_deck_file]),
-                W.HBox([self.agent, self.seed]),
-                W.HBox([self.rules, self.tempo]),
-                W.HBox([self.start_btn, self.message], layout=W.Layout(align_items="center")),
-            ],
-            layout=W.Layout(border="1px solid #ccd3dd", padding="10px", width="760px"),
-        )
-        self.setup.add_class("tp-setup")
+        self._agents = agent_names()
+        generals = self._generals()
+        self._values: dict[str, Any] = {
+            "blue": generals[0][1],
+            "red": next((c.id for c in self.db.of("general", "demon")), generals[-1][1]),
+            "deck_file": "",
+            "red_deck_file": "",
+            "agent": "standard" if "standard" in self._agents else self._agents[0],
+            "seed": seed,
+            "rules": rules,
+            "tempo": tempo,
+        }
+        self._widgets: dict[str, Any] | None = None
+        self._error = ""  # a failed start's message, before the panel exists
+        self._settings_read: str | None = None  # the settings file as last read
+        self._cards_stamp = _stamp(watcher.path) if watcher is not None else None
         self.back_btn = W.Button(description="换将领/牌组")
         self.back_btn.on_click(lambda _: self.show_setup())
         self.table_panel = W.HTML()  # live card table: swaps and errors (cards.csv edits)
@@ -153,25 +131,127 @@ class PlayApp(W.VBox):
         self.setup_btn.add_class("tp-setup-btn")
         self.setup_btn.layout = W.Layout(width="120px")
         self.setup_btn.on_click(lambda _: self.show_setup())
-        super().__init__([*self._top(), self.setup])
+        super().__init__(self._top())
         if watcher is not None:
             watcher.subscribe(self.on_table)
         if autostart:
             self.load_settings()
             if self.start() is None:
                 self.show_setup()
+        else:
+            self.show_setup()
 
-    def _controls(self) -> dict[str, W.ValueWidget]:
-        return {
-            "blue": self.blue,
-            "red": self.red,
-            "deck_file": self.deck_file,
-            "red_deck_file": self.red_deck_file,
-            "agent": self.agent,
-            "seed": self.seed,
-            "rules": self.rules,
-            "tempo": self.tempo,
-        }
+    # --- the choices ---------------------------------------------------------------------
+
+    def _generals(self) -> list[tuple[str, str]]:
+        return [(f"{c.name}（{RACE_ZH.get(c.race, c.race)}）", c.id) for c in self.db.of("general")]
+
+    def _offered(self, key: str, value: object) -> bool:
+        """Whether the panel offers ``value`` for ``key`` (a saved choice may be stale)."""
+        if key in ("blue", "red"):
+            return value in {gid for _, gid in self._generals()}
+        if key == "agent":
+            return value in self._agents
+        if key == "rules":
+            return value in RULE_CHOICES
+        if key == "tempo":
+            return value in {v for _, v in TEMPO_CHOICES}
+        if key == "seed":
+            return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, str)
+
+    def value(self, key: str) -> Any:
+        """The current choice ``key`` (one of :data:`CHOICES`)."""
+        if self._widgets is not None:
+            return self._widgets[key].value
+        return self._values[key]
+
+    def choose(self, key: str, value: object) -> bool:
+        """Set choice ``key``; False (and nothing changed) when it is not offered."""
+        if not self._offered(key, value):
+            return False
+        if self._widgets is not None:
+            self._widgets[key].value = value
+        else:
+            self._values[key] = value
+        return True
+
+    def _panel_widgets(self) -> dict[str, Any]:
+        """The deck-choice panel's widgets, built on first use from the current choices."""
+        if self._widgets is not None:
+            return self._widgets
+        style = {"description_width": "72px"}
+        wide = W.Layout(width="300px")
+        v = self._values
+        generals = self._generals()
+        w: dict[str, Any] = {
+            "blue": W.Dropdown(
+                options=generals, value=v["blue"], description="你（蓝方）", style=style,
+                layout=wide,
+            ),
+            "red": W.Dropdown(
+                options=generals, value=v["red"], description="AI（红方）", style=style,
+                layout=wide,
+            ),
+            "deck_file": W.Text(
+                value=v["deck_file"], placeholder="可选：蓝方牌组文件路径（替代招牌牌组）",
+                description="蓝方牌组", style=style, layout=W.Layout(width="370px"),
+            ),
+            "red_deck_file": W.Text(
+                value=v["red_deck_file"], placeholder="可选：红方牌组文件路径",
+                description="红方牌组", style=style, layout=W.Layout(width="370px"),
+            ),
+            "agent": W.Dropdown(
+                options=[(AGENT_ZH.get(n, n), n) for n in self._agents], value=v["agent"],
+                description="AI 对手", style=style, layout=wide,
+            ),
+            "seed": W.IntText(
+                value=v["seed"], description="种子", style=style, layout=W.Layout(width="180px")
+            ),
+            "rules": W.Dropdown(
+                options=RULE_LABELS, value=v["rules"], description="规则", style=style,
+                layout=wide,
+            ),
+            "tempo": W.ToggleButtons(options=TEMPO_CHOICES, value=v["tempo"]),
+        }  # fmt: skip
+        for key, cls in (
+            ("blue", "tp-blue"),
+            ("red", "tp-red"),
+            ("agent", "tp-agent"),
+            ("seed", "tp-seed"),
+            ("rules", "tp-rules"),
+            ("tempo", "tp-tempo-setup"),
+            ("deck_file", "tp-deck-file"),
+            ("red_deck_file", "tp-red-deck-file"),
+        ):
+            w[key].add_class(cls)
+        start_btn = W.Button(description="开始对局", button_style="primary", icon="play")
+        start_btn.add_class("tp-start")
+        start_btn.on_click(lambda _: self.start())
+        message = W.HTML(self._error)
+        setup = W.VBox(
+            [
+                W.HTML(
+                    "<h3 style='margin:4px 0'>选择将领与牌组</h3>"
+                    "<div style='color:#5d6778'>两方都使用所选将领的招牌牌组（R-DECK-7），"
+                    "也可以指定牌组文件（deck 格式见 throne_lib/games/throne/decks.py）。</div>"
+                ),
+                W.HBox([w["blue"], w["red"]]),
+                W.HBox([w["deck_file"], w["red_deck_file"]]),
+                W.HBox([w["agent"], w["seed"]]),
+                W.HBox([w["rules"], w["tempo"]]),
+                W.HBox([start_btn, message], layout=W.Layout(align_items="center")),
+            ],
+            layout=W.Layout(border="1px solid #ccd3dd", padding="10px", width="760px"),
+        )
+        setup.add_class("tp-setup")
+        self._widgets = {**w, "start_btn": start_btn, "message": message, "setup": setup}
+        return self._widgets
+
+    def _say(self, message: str) -> None:
+        self._error = message
+        if self._widgets is not None:
+            self._widgets["message"].value = message
 
     def load_settings(self) -> None:
         """The choices of the last match started here (values no longer offered, or an
@@ -179,29 +259,56 @@ class PlayApp(W.VBox):
         if self.settings_path is None:
             return
         try:
-            saved = json.loads(self.settings_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = self.settings_path.read_text(encoding="utf-8")
+        except OSError:
+            return
+        self._settings_read = text
+        try:
+            saved = json.loads(text)
+        except ValueError:
             return
         if not isinstance(saved, dict):
             return
-        for key, widget in self._controls().items():
+        for key in CHOICES:
             if key in saved:
-                try:
-                    widget.value = saved[key]
-                except Exception:  # noqa: BLE001 - a stale value keeps the default
-                    continue
+                self.choose(key, saved[key])  # a stale value keeps the default
 
     def save_settings(self) -> None:
         if self.settings_path is None:
             return
-        values = {key: widget.value for key, widget in self._controls().items()}
+        values = {key: self.value(key) for key in CHOICES}
+        text = json.dumps(values, ensure_ascii=False)
         try:
             self.settings_path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.settings_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(values, ensure_ascii=False), encoding="utf-8")
+            tmp.write_text(text, encoding="utf-8")
             tmp.replace(self.settings_path)
+            self._settings_read = text
         except OSError:
             pass  # the settings are a convenience: a read-only folder changes nothing
+
+    def on_visit(self) -> None:
+        """The page was built before its visitor came (a preheated kernel, see
+        :func:`throne_lib.ui.demo.wait_for_visitor`): if the last settings or cards.csv
+        changed meanwhile, start the board again from them. Costs two ``stat`` calls and
+        a small read when nothing changed."""
+        stale = False
+        if self.watcher is not None and _stamp(self.watcher.path) != self._cards_stamp:
+            self._cards_stamp = _stamp(self.watcher.path)
+            self.watcher.reload()  # subscribers (on_table) get the new table or its errors
+            stale = True
+        if self.settings_path is not None and self.match_widget is not None:
+            try:
+                text: str | None = self.settings_path.read_text(encoding="utf-8")
+            except OSError:
+                text = None
+            if text != self._settings_read:
+                self.load_settings()
+                stale = True
+        if stale and self.match_widget is not None:
+            self.start()
+            if self.watcher is not None and not self.watcher.errors:
+                self.table_panel.value = ""
 
     def _top(self) -> list[W.Widget]:
         """The live-table panel, shown when the app follows cards.csv."""
@@ -239,10 +346,10 @@ class PlayApp(W.VBox):
         """Each side: its deck file if given (validated, R-DECK-*), else the signature
         deck of the chosen general (R-DECK-7)."""
         out = []
-        for general, box in ((self.blue, self.deck_file), (self.red, self.red_deck_file)):
-            path = box.value.strip()
+        for general, box in (("blue", "deck_file"), ("red", "red_deck_file")):
+            path = str(self.value(box)).strip()
             if not path:
-                out.append(signature_deck(self.db, general.value))
+                out.append(signature_deck(self.db, self.value(general)))
                 continue
             setup = load_deck(path)
             problems = validate_deck(self.db, setup)
@@ -253,24 +360,24 @@ class PlayApp(W.VBox):
 
     def start(self, seed: int | None = None) -> MatchWidget | None:
         if seed is not None:
-            self.seed.value = seed
+            self.choose("seed", seed)
         try:
             blue, red = self.setups()
-            rules = RULE_CHOICES[self.rules.value]
-            match = Match.new(self.db, blue, red, int(self.seed.value), rules)
-            agent = make_agent(self.agent.value, int(self.seed.value) + 1)
+            rules = RULE_CHOICES[self.value("rules")]
+            match = Match.new(self.db, blue, red, int(self.value("seed")), rules)
+            agent = make_agent(self.value("agent"), int(self.value("seed")) + 1)
         except (OSError, ValueError) as error:
-            self.message.value = f"<span style='color:#b03a2e'>{html.escape(str(error))}</span>"
+            self._say(f"<span style='color:#b03a2e'>{html.escape(str(error))}</span>")
             return None
-        self.message.value = ""
+        self._say("")
         widget = MatchWidget(
             match,
             agent,
             human=0,
-            tempo=self.tempo.value,
+            tempo=self.value("tempo"),
             ai_mode=self.ai_mode,
             on_again=self.again,
-            agent_name=AGENT_ZH.get(self.agent.value, self.agent.value),
+            agent_name=AGENT_ZH.get(self.value("agent"), self.value("agent")),
         )
         widget.result_buttons.children = (*widget.result_buttons.children, self.back_btn)
         widget.buttons.children = (*widget.buttons.children, self.setup_btn)
@@ -280,7 +387,7 @@ class PlayApp(W.VBox):
         return widget
 
     def again(self) -> None:
-        self.start(int(self.seed.value) + 1)
+        self.start(int(self.value("seed")) + 1)
 
     def show_setup(self) -> None:
         self.match_widget = None

@@ -278,8 +278,8 @@ def chip_ops(view: View, layout: Layout) -> list[Op]:
     return ops + [("set", "global_alpha", 1.0)]
 
 
-def units_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> list[Op]:
-    """The units layer: every unit, the tray of chips and the human's hand."""
+def pieces_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> list[Op]:
+    """The pieces layer: every unit on the board."""
     ops: list[Op] = [
         ("clear",),
         ("set", "text_align", "center"),
@@ -288,6 +288,19 @@ def units_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> list
     for u in match.state.board:
         if u is not None:
             ops += unit_ops(match, u, layout, u.cell in view.can_act)
+    return ops
+
+
+def tray_ops(
+    match: Match, view: View, layout: Layout = DEFAULT_LAYOUT, layer: bool = True
+) -> list[Op]:
+    """The tray of chips and the human's hand; ``layer``: as a layer of its own (cleared
+    first), else to follow :func:`pieces_ops` on the same layer."""
+    ops: list[Op] = (
+        [("clear",), ("set", "text_align", "center"), ("set", "text_baseline", "middle")]
+        if layer
+        else []
+    )
     ops += chip_ops(view, layout)
     hand = match.state.sides[view.human].hand
     for i, card_id in enumerate(hand):
@@ -298,6 +311,14 @@ def units_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> list
         dim = i not in view.playable
         ops += card_ops(match, card_id, x, y - (6 if selected else 0), dim, selected)
     return ops
+
+
+def units_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> list[Op]:
+    """The units layer of a one-layer view (the replay): every unit, the tray of chips
+    and the human's hand. The play widget draws :func:`pieces_ops` and :func:`tray_ops`
+    on layers of their own, so a click that only changes the tray (a barracks selected)
+    does not resend some 400 commands of unchanged pieces."""
+    return pieces_ops(match, view, layout) + tray_ops(match, view, layout, layer=False)
 
 
 def overlay_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> list[Op]:

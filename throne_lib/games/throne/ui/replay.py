@@ -24,7 +24,8 @@ from throne_lib.games.throne.ui.controller import View
 from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
 from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
-from throne_lib.kit.log import LogFile, iter_replay, read_log
+from throne_lib.kit.log import LogError, LogFile, iter_replay, read_log
+from throne_lib.kit.log import log_files as game_log_files
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
 from throne_lib.kit.ui.stepper import Stepper
 
@@ -46,6 +47,8 @@ class Step:
 
 def load_steps(log: LogFile) -> list[Step]:
     """Replay a log (checking its hashes) and keep a copy of every position."""
+    if log.game != "throne":
+        raise LogError(log.path, 1, f"a {log.game} log, not a 王座与方阵 (throne) log")
     steps: list[Step] = []
     for rec, match in iter_replay(log, check=True):
         if rec is None:
@@ -208,8 +211,10 @@ def show_replay(log: LogFile | str | Path, charts: bool = True) -> ReplayWidget:
 
 
 def log_files(folder: Path = LOG_DIR) -> list[Path]:
-    """The logs in ``folder``, newest first (their names sort by time)."""
-    return sorted(folder.glob("*.jsonl"), reverse=True)
+    """The Throne logs in ``folder``, newest first: the other games' logs share the
+    folder (the castle replay page writes its demo match there) and open on their own
+    replay pages."""
+    return game_log_files(folder, "throne")
 
 
 class LogBrowser(W.VBox):
@@ -236,8 +241,6 @@ class LogBrowser(W.VBox):
 
     def open_log(self, path: str) -> None:
         """Open a log; a bad log shows its error (file and line), never a traceback."""
-        from throne_lib.kit.log import LogError
-
         try:
             self.replay = ReplayWidget(path)
         except LogError as exc:

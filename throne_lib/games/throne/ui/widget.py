@@ -1,7 +1,8 @@
 """The match widget: an ipycanvas MultiCanvas board with ipywidgets around it.
 
-Layers of the MultiCanvas: 0 the static board, 1 units + tray + hand, 2 highlights
-and the drag ghost. Clicks and drags arrive as canvas-pixel coordinates and go to the
+Layers of the MultiCanvas: 0 the static board, 1 the pieces, 2 the tray and the hand,
+3 highlights and the drag ghost (a layer is redrawn only when its ops changed). Clicks
+and drags arrive as canvas-pixel coordinates and go to the
 :class:`~throne_lib.games.throne.ui.controller.Controller`, which only ever applies legal actions.
 The AI plays in an asyncio task, action by action, at the chosen tempo (R-AI-3).
 """
@@ -24,10 +25,17 @@ from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.explain import explain_illegal
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.state import MAIN, THRONE
-from throne_lib.games.throne.ui.controller import Controller
+from throne_lib.games.throne.ui.controller import Controller, View
 from throne_lib.games.throne.ui.inspect import card_html, unit_html
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT, Layout
-from throne_lib.games.throne.ui.render import Op, board_ops, overlay_ops, units_ops
+from throne_lib.games.throne.ui.render import (
+    Op,
+    board_ops,
+    overlay_ops,
+    pieces_ops,
+    tray_ops,
+    units_ops,
+)
 from throne_lib.games.throne.ui.text import (
     END_REASONS_ZH,
     action_text,
@@ -50,6 +58,8 @@ INSPECTOR_H = 230  # px: the inspector panel above the 战报
 SIDE_COLOUR = ("#1d4796", "#962c25")
 TOWER_HREF = "tower.ipynb"
 TD = "padding:2px 14px 2px 0"
+LAYERS = 4  # board, pieces, tray + hand, overlay
+OVERLAY = LAYERS - 1
 
 
 class MatchWidget(W.VBox):
@@ -96,6 +106,7 @@ class MatchWidget(W.VBox):
         # result panel still shows 0/16, not the default rules' 0/40 (tower thrones).
         self.throne_max: dict[int, int] = {}
         self.draws = 0  # canvas redraws (for tests and the benchmark)
+        self._drawn: dict[int, list[Op]] = {}  # the ops each layer shows now
         self.handled = 0  # clicks/releases/buttons handled: the page shows it (data-seq)
         self.ai = AiTurns(
             self._ai_to_move,
@@ -119,7 +130,7 @@ class MatchWidget(W.VBox):
 
     def _build(self, tempo: str) -> None:
         px = self.px
-        self.canvas = MultiCanvas(3, width=px.width, height=px.height)
+        self.canvas = MultiCanvas(LAYERS, width=px.width, height=px.height)
         self.canvas.layout = W.Layout(
             width=f"{px.width}px", height=f"{px.height}px", min_width=f"{px.width}px"
         )
@@ -187,33 +198,54 @@ class MatchWidget(W.VBox):
     # --- drawing ---------------------------------------------------------------------
 
     def _draw(self, layer: int, ops: Sequence[Op]) -> None:
-        if self.ready:
-            with safe_hold():
+        self._draw_layers([(layer, ops)])
+
+    def _draw_layers(self, layers: Sequence[tuple[int, Sequence[Op]]]) -> None:
+        """Draw each ``(layer, ops)`` unless the layer already shows exactly these ops
+        (a click that selects a unit changes the highlights, not the pieces: each
+        canvas command costs the kernel and the browser), all in one batch: one
+        message to the browser per click, not one per layer."""
+        if not self.ready:
+            return
+        changed = [(layer, list(ops)) for layer, ops in layers]
+        changed = [(layer, ops) for layer, ops in changed if self._drawn.get(layer) != ops]
+        if not changed:
+            return
+        with safe_hold():
+            for layer, ops in changed:
                 run_ops(self.canvas[layer], ops)
+        for layer, ops in changed:
+            self._drawn[layer] = ops
             self.draws += 1
 
     def _on_client_ready(self) -> None:
         """A browser (re)connected: draw everything, then let the AI start."""
         self.ready = True
+        self._drawn = {}  # a new page starts blank
         self._draw(0, board_ops(self.px))
         self.refresh()
         self._maybe_start_ai()
 
     def view_ops(self) -> tuple[list[Op], list[Op]]:
-        """The ops of the units and overlay layers for the current state."""
-        drag = self.drag_hand if self._dragging else -1
-        view = self.ctrl.view(self.flash, drag, self._drag_cell)
+        """The ops of the units (pieces, tray and hand) and overlay for the current state."""
+        view = self._view()
         return units_ops(self.match, view, self.px), overlay_ops(self.match, view, self.px)
 
+    def _view(self) -> View:
+        drag = self.drag_hand if self._dragging else -1
+        return self.ctrl.view(self.flash, drag, self._drag_cell)
+
+    def layer_ops(self) -> tuple[list[Op], list[Op], list[Op]]:
+        """The ops of layers 1 (pieces), 2 (tray and hand) and 3 (overlay)."""
+        view, m, px = self._view(), self.match, self.px
+        return pieces_ops(m, view, px), tray_ops(m, view, px), overlay_ops(m, view, px)
+
     def refresh(self) -> None:
-        units, overlay = self.view_ops()
-        self._draw(1, units)
-        self._draw(2, overlay)
+        self._draw_layers(list(enumerate(self.layer_ops(), start=1)))
         self._update_html()
 
     def _redraw_overlay(self) -> None:
-        _, overlay = self.view_ops()
-        self._draw(2, overlay)
+        self._draw(OVERLAY, overlay_ops(self.match, self._view(), self.px))
 
     def _update_html(self) -> None:
         m, st = self.match, self.match.state
@@ -420,9 +452,7 @@ class MatchWidget(W.VBox):
             self._redraw_overlay()
 
     def _redraw_overlay_and_hand(self) -> None:
-        units, overlay = self.view_ops()
-        self._draw(1, units)
-        self._draw(2, overlay)
+        self._draw_layers(list(enumerate(self.layer_ops(), start=1)))
         self._update_status()
 
     def _on_mouse_up(self, x: float, y: float) -> None:
@@ -447,7 +477,14 @@ class MatchWidget(W.VBox):
         self._press = None
 
     def click(self, x: float, y: float) -> None:
-        """A click at canvas pixel (x, y): a board cell, a tray chip or a hand card."""
+        """A click at canvas pixel (x, y): a board cell, a tray chip or a hand card.
+        The inspector's new text goes to the browser after the board and the prompt
+        (its HTML is the slowest to render, and the highlight is what the player waits
+        for)."""
+        with self.inspector.hold_sync():
+            self._click(x, y)
+
+    def _click(self, x: float, y: float) -> None:
         self.flash = ()
         target = self._thing_at(x, y)
         chips = self.ctrl.chips()
