@@ -51,6 +51,10 @@ from throne_lib.kit.analytics import wilson
 FIRST = "@first"  # the pseudo-group of the first seat (for knobs that move its edge)
 SEED_STRIDE = 10_000  # seeds per block (a block plays fewer matches than this)
 MAX_BLOCKS = 1_000
+# The first-seat lever is chosen this far under the bound on the search blocks, so that it
+# still meets the bound on the holdout: 360 search matches put ±2.6 points of sampling
+# noise on the first seat's rate.
+LEVER_HEADROOM = 0.025
 
 
 def block_seed(seed: int, k: int, holdout: bool = False) -> int:
@@ -657,6 +661,7 @@ class Budget:
     z: float = 1.64
     proposals: int = 6
     time_limit: float | None = None
+    rules_first: bool = True
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -765,6 +770,9 @@ class BalanceResult:
     front: list[tuple[Changes, tuple[float, float, float]]]  # the whole search Pareto set
     matches_played: int
     history: list[dict[str, Any]] = field(default_factory=list)
+    # the first-seat lever ladder measured before the card search (search blocks): one
+    # {"changes", "first_rate", "imbalance", "dropped_at", "start"} per rung
+    levers: list[dict[str, Any]] = field(default_factory=list)
 
     def proposal(self, number: int) -> Proposal:
         for p in self.proposals:
@@ -809,6 +817,8 @@ class _Search:
             for g in k.groups:
                 self.by_group.setdefault(g, []).append(k)
         self.archive: dict[Changes, Candidate] = {}
+        self.ladder: list[Candidate] = []
+        self.start: Candidate | None = None
         self.history: list[dict[str, Any]] = []
         self.started = time.monotonic()
 
@@ -948,21 +958,66 @@ class _Search:
         taken.add(ch)
         return Candidate(ch)
 
+    def lever_ladder(self, base: Candidate, taken: set[Changes]) -> list[Candidate]:
+        """The first seat's levers, each alone at every value on the helpful side of its
+        base (R-TURN-12's second-seat mana 1, 2, 3, 4 …): made only when the unchanged
+        table misses the first-seat bound and ``budget.rules_first`` is on."""
+        if not self.budget.rules_first or base.tally is None:
+            return []
+        if not any(g == FIRST for g, _, _ in base.tally.complaints(self.targets, self.groups)):
+            return []
+        out = []
+        for knob in self.space.knobs:
+            if FIRST not in knob.groups or knob.sign == 0:
+                continue
+            value = knob.base - knob.sign * knob.step  # -1: the first seat should weaken
+            while knob.low <= value <= knob.high:
+                c = self._new({knob.key: value}, taken)
+                if c is not None:
+                    out.append(c)
+                value -= knob.sign * knob.step
+        return out
+
+    def lever(self, ladder: list[Candidate]) -> Candidate | None:
+        """The rules setting the card search starts from: the fewest steps whose first
+        seat is under the bound less :data:`LEVER_HEADROOM` on the search blocks (else
+        the lowest first seat); None when every rung was dropped by racing."""
+        done = [c for c in ladder if c.tally is not None]
+        if not done:
+            return None
+        bound = self.targets.first_seat_max - LEVER_HEADROOM
+
+        def rank(c: Candidate) -> tuple[float, float, float]:
+            assert c.tally is not None
+            excess = max(0.0, c.tally.first_rate - bound)
+            return (round(excess, 12), change_size(c.changes, self.space), c.tally.first_rate)
+
+        return min(done, key=rank)
+
     def run(self) -> list[Candidate]:
         b = self.budget
         base = Candidate(())
         self.evaluate([base], [])
         taken: set[Changes] = {()}
-        pop = [base]
+        ladder = self.lever_ladder(base, taken)
+        self.evaluate(ladder, [base])
+        start = self.lever(ladder) or base
+        self.ladder = ladder
+        self.start = start
+        pop = [base] if start is base else [base, start]
+        first: list[Candidate] = []
         for _ in range(20 * b.population):
-            if len(pop) >= b.population:
+            if len(pop) + len(first) >= b.population:
                 break
-            c = self._new(self.mutate({}, base), taken)
+            c = self._new(self.mutate(dict(start.changes), start), taken)
             if c is not None:
-                pop.append(c)
-        self.evaluate(pop[1:], [base])
-        pop = [c for c in pop if c.tally is not None]
-        self._report(0, pop)
+                first.append(c)
+        self.evaluate(first, pop)
+        pop += [c for c in first if c.tally is not None]
+        if len(ladder) > 1:  # the other rungs compete for a place like any candidate
+            merged = pop + [c for c in ladder if c is not start and c.tally is not None]
+            pop = [merged[i] for i in nsga.select(self._points(merged), b.population)]
+        self._report(0, pop, dropped=sum(c.dropped_at is not None for c in ladder + first))
         last = time.monotonic() - self.started
         for gen in range(1, b.generations + 1):
             if self._out_of_time(last):
@@ -1117,4 +1172,16 @@ def suggest(
             [(c.changes, c.objectives(space, targets, groups)) for c in front],
             ev.played,
             search.history,
+            [
+                {
+                    "changes": c.changes,
+                    "first_rate": c.tally.first_rate if c.tally is not None else math.nan,
+                    "imbalance": (
+                        c.tally.imbalance(targets, groups) if c.tally is not None else math.nan
+                    ),
+                    "dropped_at": c.dropped_at,
+                    "start": c is search.start,
+                }
+                for c in search.ladder
+            ],
         )
