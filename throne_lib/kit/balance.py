@@ -646,6 +646,10 @@ class Budget:
     proposal, ``min_blocks`` before racing may drop a candidate, ``z`` the racing test's
     one-sided z (1.64 ≈ 95%), ``proposals`` how many to re-measure and show.
 
+    ``rules_first``: when the unchanged table misses the first-seat bound, measure every
+    first-seat rules lever alone at each step first and start the card search from the
+    fewest steps that meet the bound (:meth:`_Search.lever_ladder`).
+
     ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
     is not started when the time spent, one more generation as long as the last one and
     the holdout (estimated from the time per match so far) would pass it. A run stopped

@@ -171,6 +171,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         metavar="MINUTES",
         help="start no generation that would, with the holdout, end the run later",
     )
+    b.add_argument(
+        "--no-rules-first",
+        dest="rules_first",
+        action="store_false",
+        help="do not measure the first-seat rules levers alone before the card search",
+    )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
     s.add_argument("--workers", type=int, default=None, help="default: all cores")
@@ -254,6 +260,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         proposals=args.proposals,
         z=args.z,
         time_limit=60 * args.time_limit if args.time_limit is not None else None,
+        rules_first=args.rules_first,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
