@@ -405,3 +405,22 @@ def test_a_run_reports_the_lever_ladder_it_started_from() -> None:
         assert starts[0] is first_ok[0]
     text = report_text(res)  # type: ignore[arg-type]
     assert "first-seat levers" in text and "komi 1:" in text and "<- start" in text
+
+
+def test_racing_pairs_a_candidate_only_with_incumbents_under_the_same_rules() -> None:
+    """Racing is a paired test: matches a candidate's cards do not touch keep their
+    outcomes only under the same rules. A rules change replays every match with new
+    dice, so it is never dropped against an incumbent under other rules (the first
+    seat's lever was lost to noise that way), while a card change under the same rules
+    still is."""
+    game = ToyGame()
+    space = search_space(game)
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    base = Candidate((), block_scores=[0.1, 0.1, 0.1, 0.1])
+    komi = Candidate((("rules.komi", 2),), block_scores=[0.1, 0.1, 0.1, 0.1])
+    worse = [0.9, 0.8, 0.9, 0.8]
+    assert not search._beaten(Candidate((("rules.komi", 3),), block_scores=worse), [base], 4)
+    assert search._beaten(Candidate((("giant.power", 7),), block_scores=worse), [base], 4)
+    card_under_komi = Candidate((("giant.power", 7), ("rules.komi", 2)), block_scores=worse)
+    assert search._beaten(card_under_komi, [base, komi], 4)  # by komi, not by base
+    assert not search._beaten(card_under_komi, [base], 4)

@@ -863,10 +863,22 @@ class _Search:
             c.tally = tally([o for block in per_block for o in block])
             self.archive[c.changes] = c
 
+    def _rules_of(self, changes: Changes) -> Changes:
+        return tuple((k, v) for k, v in changes if self.space[k].is_rules)
+
     def _beaten(self, c: Candidate, incumbents: list[Candidate], n: int) -> bool:
+        """Is ``c`` clearly worse (paired test over its first ``n`` blocks) than an
+        incumbent with no more and no bigger changes *under the same rules*? Only then
+        are the two paired: matches neither's cards touch have the same outcome for
+        both. Under other rules every match is replayed with new dice, and a block's
+        imbalance (5 matches per general) is noise enough to drop the first seat's lever
+        (the 27-minute acceptance run dropped second-seat mana 3 and 4 this way)."""
         size = change_size(c.changes, self.space)
+        rules = self._rules_of(c.changes)
         for d in incumbents:
             if d.changes == c.changes or len(d.changes) > len(c.changes):
+                continue
+            if self._rules_of(d.changes) != rules:
                 continue
             if change_size(d.changes, self.space) > size:
                 continue
