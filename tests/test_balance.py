@@ -424,3 +424,14 @@ def test_racing_pairs_a_candidate_only_with_incumbents_under_the_same_rules() ->
     card_under_komi = Candidate((("giant.power", 7), ("rules.komi", 2)), block_scores=worse)
     assert search._beaten(card_under_komi, [base, komi], 4)  # by komi, not by base
     assert not search._beaten(card_under_komi, [base], 4)
+
+
+def test_the_first_seat_excess_counts_first_seat_weight_times() -> None:
+    """R-TURN-12's edge is one number against every group's noise: the imbalance counts
+    its excess over the bound ``first_seat_weight`` times (default 5), a group's once."""
+    t = _first_seat_tally(70)  # every hero at 50%, the first seat at 70%
+    assert t.imbalance(Targets(), HEROES) == pytest.approx(5 * 0.15)  # type: ignore[attr-defined]
+    one = Targets(first_seat_weight=1.0)
+    assert t.imbalance(one, HEROES) == pytest.approx(0.15)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="first_seat_weight"):
+        Targets(first_seat_weight=-1)
