@@ -22,6 +22,7 @@ import pytest
 
 from throne_lib.kit.balance import (
     FIRST,
+    LEVER_HEADROOM,
     BalanceGame,
     Budget,
     Candidate,
@@ -330,3 +331,107 @@ def test_saved_results_apply_to_the_table_atomically(found: object, tmp_path: Pa
         assert table.read_bytes() == before
     with pytest.raises(ValueError, match="no proposal 99"):
         proposal_changes(frame, 99)
+
+
+def _first_seat_tally(first_wins_in_100: int) -> object:
+    """A tally of 100 even matches per ordered pair whose first seat wins the given number."""
+    outs = []
+    for a in HEROES:
+        for b in HEROES:
+            if a != b:
+                for i in range(100):
+                    w = float(i < first_wins_in_100)
+                    outs.append(
+                        Outcome((SeatResult(a, True, w), SeatResult(b, False, 1 - w)), 10.0)
+                    )
+    return tally(outs)
+
+
+@pytest.mark.parametrize(
+    ("rates", "start"),
+    [
+        ((60, 52, 48), 2),  # the fewest steps under the bound less the headroom
+        ((60, 54, 48), 3),  # 54% is under 55% but inside the headroom: one more step
+        ((70, 66, 62), 3),  # none is under: the lowest first seat
+        ((52, 51, 49), 1),  # all are under: the fewest steps, not the lowest rate
+    ],
+)
+def test_the_card_search_starts_from_the_smallest_first_seat_lever_that_works(
+    rates: tuple[int, int, int], start: int
+) -> None:
+    """R-TURN-12: the unchanged table's first seat misses its bound, so the search first
+    measures the second-seat rule alone at every step (komi 1, 2, 3) and starts the card
+    search from the fewest steps that bring the first seat under the bound (with
+    LEVER_HEADROOM to spare, so the holdout still meets it)."""
+    game = ToyGame()
+    space = search_space(game)
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    base = Candidate((), tally=_first_seat_tally(70))
+    ladder = search.lever_ladder(base, {()})
+    assert [c.changes for c in ladder] == [(("rules.komi", v),) for v in (1, 2, 3)]
+    for c, r in zip(ladder, rates, strict=True):
+        c.tally = _first_seat_tally(r)
+    chosen = search.lever(ladder)
+    assert chosen is not None and chosen.changes == (("rules.komi", start),)
+    # no ladder when the first seat already meets its bound, or when it is switched off
+    assert search.lever_ladder(Candidate((), tally=_first_seat_tally(54)), {()}) == []
+    off = _Search(
+        game,
+        space,
+        Targets(),
+        replace(SMALL, rules_first=False),
+        0,
+        Evaluator(game, space, None),
+        None,
+    )
+    assert off.lever_ladder(base, {()}) == []
+
+
+def test_a_run_reports_the_lever_ladder_it_started_from() -> None:
+    """The toy table's first seat wins about 57%, over a bound of 50%: the run measured
+    komi 1..3 alone before the card search, marked the rung it started from, and the
+    report lists them."""
+    game = ToyGame()
+    targets = Targets(first_seat_max=0.5)
+    res = suggest(game, search_space(game), targets, SMALL, seed=3, backend="serial")
+    levers = res.levers  # type: ignore[attr-defined]
+    assert [lv["changes"] for lv in levers] == [(("rules.komi", v),) for v in (1, 2, 3)]
+    starts = [lv for lv in levers if lv["start"]]
+    assert len(starts) == 1
+    measured = [lv for lv in levers if lv["dropped_at"] is None]
+    bound = targets.first_seat_max - LEVER_HEADROOM
+    first_ok = [lv for lv in measured if lv["first_rate"] <= bound]
+    if first_ok:  # the fewest steps under the bound
+        assert starts[0] is first_ok[0]
+    text = report_text(res)  # type: ignore[arg-type]
+    assert "first-seat levers" in text and "komi 1:" in text and "<- start" in text
+
+
+def test_racing_pairs_a_candidate_only_with_incumbents_under_the_same_rules() -> None:
+    """Racing is a paired test: matches a candidate's cards do not touch keep their
+    outcomes only under the same rules. A rules change replays every match with new
+    dice, so it is never dropped against an incumbent under other rules (the first
+    seat's lever was lost to noise that way), while a card change under the same rules
+    still is."""
+    game = ToyGame()
+    space = search_space(game)
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    base = Candidate((), block_scores=[0.1, 0.1, 0.1, 0.1])
+    komi = Candidate((("rules.komi", 2),), block_scores=[0.1, 0.1, 0.1, 0.1])
+    worse = [0.9, 0.8, 0.9, 0.8]
+    assert not search._beaten(Candidate((("rules.komi", 3),), block_scores=worse), [base], 4)
+    assert search._beaten(Candidate((("giant.power", 7),), block_scores=worse), [base], 4)
+    card_under_komi = Candidate((("giant.power", 7), ("rules.komi", 2)), block_scores=worse)
+    assert search._beaten(card_under_komi, [base, komi], 4)  # by komi, not by base
+    assert not search._beaten(card_under_komi, [base], 4)
+
+
+def test_the_first_seat_excess_counts_first_seat_weight_times() -> None:
+    """R-TURN-12's edge is one number against every group's noise: the imbalance counts
+    its excess over the bound ``first_seat_weight`` times (default 5), a group's once."""
+    t = _first_seat_tally(70)  # every hero at 50%, the first seat at 70%
+    assert t.imbalance(Targets(), HEROES) == pytest.approx(5 * 0.15)  # type: ignore[attr-defined]
+    one = Targets(first_seat_weight=1.0)
+    assert t.imbalance(one, HEROES) == pytest.approx(0.15)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="first_seat_weight"):
+        Targets(first_seat_weight=-1)

@@ -140,6 +140,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     t.add_argument("--band", default="0.45:0.55", help=f"win-rate band per {h.groups} (LOW:HIGH)")
     if h.first_seat:
         t.add_argument("--first-seat-max", type=float, default=0.55, help="bound on the first seat")
+        t.add_argument(
+            "--first-seat-weight",
+            type=float,
+            default=Targets().first_seat_weight,
+            help="how many groups' worth the first seat's excess counts in the imbalance",
+        )
     t.add_argument("--length", default=None, help="mean match length in rounds (LOW:HIGH)")
     sp = s.add_argument_group("search space")
     sp.add_argument("--fields", default=None, help="card fields (default: all the game's)")
@@ -170,6 +176,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         default=None,
         metavar="MINUTES",
         help="start no generation that would, with the holdout, end the run later",
+    )
+    b.add_argument(
+        "--no-rules-first",
+        dest="rules_first",
+        action="store_false",
+        help="do not measure the first-seat rules levers alone before the card search",
     )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
@@ -244,7 +256,12 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     table = path.read_text(encoding="utf-8")
     lo, hi = _pair(args.band, "band")
     first = args.first_seat_max if h.first_seat else 1.0
-    targets = Targets((lo, hi), first, _pair(args.length, "length") if args.length else None)
+    targets = Targets(
+        (lo, hi),
+        first,
+        _pair(args.length, "length") if args.length else None,
+        getattr(args, "first_seat_weight", Targets().first_seat_weight),
+    )
     budget = Budget(
         args.population,
         args.generations,
@@ -254,6 +271,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         proposals=args.proposals,
         z=args.z,
         time_limit=60 * args.time_limit if args.time_limit is not None else None,
+        rules_first=args.rules_first,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)

@@ -17,6 +17,7 @@ import pandas as pd
 from throne_lib.carddiff import Sheet, write_atomic
 from throne_lib.kit.balance import (
     FIRST,
+    LEVER_HEADROOM,
     BalanceGame,
     BalanceResult,
     Changes,
@@ -31,6 +32,24 @@ def _pct(r: GroupRate) -> str:
     if math.isnan(r.win_rate):
         return "   -"
     return f"{100 * r.win_rate:5.1f}% [{100 * r.ci_low:4.1f}, {100 * r.ci_high:4.1f}]"
+
+
+def _lever_lines(res: BalanceResult) -> list[str]:
+    """The first-seat lever ladder the card search started from (search blocks)."""
+    if not res.levers:
+        return []
+    lines = [
+        f"first-seat levers (search blocks; the card search starts from the fewest steps "
+        f"≤ {100 * (res.targets.first_seat_max - LEVER_HEADROOM):.1f}%):"
+    ]
+    for lv in res.levers:
+        what = ", ".join(f"{k.removeprefix('rules.')} {v}" for k, v in lv["changes"])
+        if lv["dropped_at"] is not None:
+            got = f"dropped by racing after {lv['dropped_at']} blocks"
+        else:
+            got = f"first seat {100 * lv['first_rate']:.1f}%, imbalance {lv['imbalance']:.3f}"
+        lines.append(f"  {what}: {got}" + ("  <- start" if lv["start"] else ""))
+    return lines
 
 
 def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> str:
@@ -59,6 +78,7 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
         f"unchanged table: imbalance {res.before_search:.3f} on the search blocks, "
         f"{res.before.imbalance:.3f} on the holdout blocks "
         f"(first seat {_pct(res.before.rates[FIRST])})",
+        *_lever_lines(res),
         f"Pareto set of the search: {len(res.front)} candidates; shown: {len(res.proposals)}",
     ]
     if not res.proposals:
