@@ -55,8 +55,7 @@ GROUP_NAME = "throne_lib.games.throne._compiled"
 DIGESTS_FILE = "_compiled.json"
 PURE_ENV = "THRONE_PURE"
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-ROOT_DIR = PACKAGE_DIR.parent
+ROOT_DIR = Path(__file__).resolve().parent.parent
 
 # What choose() decided: "compiled" or "pure", and why.
 build = "pure"
@@ -87,9 +86,9 @@ def source_digests(root: Path = ROOT_DIR) -> dict[str, str]:
     return {m: digest(source_path(m, root)) for m in COMPILED_MODULES}
 
 
-def _decide() -> tuple[str, str, bool]:
-    """(build, reason, warn): which build to run and why."""
-    present = [m for m in COMPILED_MODULES if compiled_path(m) is not None]
+def decide(root: Path = ROOT_DIR) -> tuple[str, str, bool]:
+    """(build, reason, warn): which build to run from the tree at ``root``, and why."""
+    present = [m for m in COMPILED_MODULES if compiled_path(m, root) is not None]
     if not present:
         return "pure", "no compiled modules installed", False
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
@@ -99,10 +98,10 @@ def _decide() -> tuple[str, str, bool]:
     if missing:
         return "pure", f"compiled build incomplete ({', '.join(missing)} missing); {hint}", True
     try:
-        recorded = json.loads((PACKAGE_DIR / DIGESTS_FILE).read_text())
+        recorded = json.loads((root / "throne_lib" / DIGESTS_FILE).read_text())
     except (OSError, ValueError) as err:
         return "pure", f"{DIGESTS_FILE} of the compiled build unreadable ({err}); {hint}", True
-    changed = [m for m, d in source_digests().items() if recorded.get(m) != d]
+    changed = [m for m, d in source_digests(root).items() if recorded.get(m) != d]
     if changed:
         names = ", ".join(changed)
         return "pure", f"source changed since the compiled build: {names}; {hint}", True
@@ -137,7 +136,7 @@ def choose() -> str:
     loaded = [m for m in COMPILED_MODULES if m in sys.modules]
     if loaded:
         raise RuntimeError(f"throne_lib.compiled.choose() runs too late: {loaded[0]} is loaded")
-    build, reason, warn = _decide()
+    build, reason, warn = decide()
     if warn:
         warnings.warn(f"throne_lib runs pure Python: {reason}", RuntimeWarning, stacklevel=2)
     if build == "pure":
