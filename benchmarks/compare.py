@@ -10,6 +10,9 @@ included) one after the other, alternating which goes first, each in a subproces
 For each figure it prints both medians over the rounds and today's speed-up (REV's
 time / today's time, or today's rate / REV's rate: above 1 means today is faster), with
 the lowest and highest per-round speed-up. A figure a side does not measure is n/a.
+Today's engine is the build this tree imports: compiled by mypyc where ``setup.py`` built
+it in place (``pip install -e .``), pure Python otherwise or with ``THRONE_PURE=1``
+(docs/speed.md); the report names it.
 
 A revision whose ``bench_engine.py`` has no ``--json`` (8fc5dc6 and older) is read from
 its text output and from its ``bench_ai.py`` (which measures the standard agent and the
@@ -184,6 +187,8 @@ def report(rev: str, runs: dict[str, list[dict[str, object]]]) -> None:
         )
         if i == 0:
             print("-" * (sum(width) + 15))
+    builds = {str(r.get("build", "pure")) for r in runs["new"]}
+    print(f"today's engine: {', '.join(sorted(builds))} (THRONE_PURE=1 runs pure Python)")
     for side, name in (("old", rev), ("new", "today")):
         pos = {r.get("most_units:position") for r in runs[side]} | {
             r.get("most_actions:position") for r in runs[side]
