@@ -27,6 +27,7 @@ wall time by nature and needs a quiet machine to mean anything.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -34,7 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -198,6 +199,35 @@ def report(rev: str, runs: dict[str, list[dict[str, object]]]) -> None:
             print(f"positions measured by {name}: {'; '.join(sorted(map(str, pos)))}")
 
 
+def short_sha(rev: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(HERE), "rev-parse", "--short", rev],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+@contextlib.contextmanager
+def checkout(sha: str) -> Iterator[Path]:
+    """``sha`` checked out into a temporary ``git worktree``, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
+        tree = Path(tmp) / sha
+        subprocess.run(
+            ["git", "-C", str(HERE), "worktree", "add", "--detach", str(tree), sha],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            yield tree
+        finally:
+            subprocess.run(
+                ["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
+                check=False,
+                capture_output=True,
+            )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("rev", help="the older revision (any git revision name)")
@@ -208,38 +238,20 @@ def main() -> None:
     p.add_argument("--scaling-matches", type=int, default=0, help="0: skip (needs a quiet machine)")
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = p.parse_args()
-    sha = subprocess.run(
-        ["git", "-C", str(HERE), "rev-parse", "--short", args.rev],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    sha = short_sha(args.rev)
     print(f"{args.rev} ({sha}) vs today ({HERE}); {args.rounds} rounds, {args.clock} clock")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
-        old_tree = Path(tmp) / sha
-        subprocess.run(
-            ["git", "-C", str(HERE), "worktree", "add", "--detach", str(old_tree), sha],
-            check=True,
-            capture_output=True,
-        )
-        try:
-            sides: dict[str, Callable[[], dict[str, object]]] = {
-                "old": lambda: measure(old_tree, args),
-                "new": lambda: measure(HERE, args),
-            }
-            runs: dict[str, list[dict[str, object]]] = {"old": [], "new": []}
-            for r in range(args.rounds):
-                order = ("old", "new") if r % 2 == 0 else ("new", "old")
-                for side in order:
-                    runs[side].append(sides[side]())
-                print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(HERE), "worktree", "remove", "--force", str(old_tree)],
-                check=False,
-                capture_output=True,
-            )
+    with checkout(sha) as old_tree:
+        sides: dict[str, Callable[[], dict[str, object]]] = {
+            "old": lambda: measure(old_tree, args),
+            "new": lambda: measure(HERE, args),
+        }
+        runs: dict[str, list[dict[str, object]]] = {"old": [], "new": []}
+        for r in range(args.rounds):
+            order = ("old", "new") if r % 2 == 0 else ("new", "old")
+            for side in order:
+                runs[side].append(sides[side]())
+            print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     report(sha, runs)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
