@@ -16,6 +16,7 @@ import importlib.machinery
 import itertools
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,10 @@ from pathlib import Path
 import pytest
 
 from throne_lib import Match, SideSetup, compiled, load_cards
+from throne_lib.games.throne.actions import Action, Event
+from throne_lib.games.throne.ai.evaluate import Weights
+from throne_lib.games.throne.board import geometry
+from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, DEFAULT_RULES
 from throne_lib.games.throne.state import UNIT_FIELDS, Unit
 from throne_lib.kit.agents import RandomAgent, make_agent
 
@@ -158,3 +163,23 @@ def test_unit_fields_are_what_copy_and_key_carry() -> None:
     assert u.key() == tuple(values[name] for name in UNIT_FIELDS[1:])
     if compiled.loaded_build() == "pure":
         assert Unit.__slots__ == UNIT_FIELDS  # no attribute outside the tuple
+
+
+def test_engine_values_pickle_for_worker_processes() -> None:
+    """Simulations send setups, rules and agent weights to worker processes, and get
+    actions and events back: every frozen value class of the compiled modules pickles
+    (compiled, its default state protocol would set the frozen fields one by one)."""
+    db = load_cards()
+    clause = next(c for card in db.values() for c in card.effects)
+    values = [
+        SideSetup.signature(db, "human"),
+        DEFAULT_RULES,
+        DEFAULT_CARD_LIMITS,
+        Weights(),
+        Action("attack", 3, 10),
+        Event("damage", 4, 1, actor="x", cell=3, amount=2),
+        geometry(),
+        clause,
+    ]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value

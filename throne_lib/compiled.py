@@ -20,6 +20,7 @@ Standard library only: ``setup.py`` loads this file by path before anything is i
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -31,6 +32,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 # The engine's hot path: the rules (state, legal actions, the engine and its effects, the
 # match), the values they pass around, and the standard and search agents' evaluation.
@@ -142,6 +144,14 @@ def choose() -> str:
     if build == "pure":
         sys.meta_path.insert(0, _SourceFinder())
     return build
+
+
+def reduce_dataclass(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``__reduce__`` of a frozen dataclass of a compiled module: pickle it as a call of its
+    class with its field values (simulations send setups and rules to worker processes).
+    The state protocol mypyc gives a compiled class sets the fields one by one, which a
+    frozen dataclass forbids; every field of these classes is an ``__init__`` argument."""
+    return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
 
 
 def loaded_build() -> str:

@@ -15,6 +15,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.throne.board import Geometry, geometry
 
 # kind -> the fields its text names, in order ("cell", "target", "card")
@@ -37,6 +40,10 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# A plain Python class even in the compiled build (docs/speed.md): a compiled class would
+# check the field types itself, with mypyc's message, and take ``True`` for the int 1; the
+# checks below, with their messages, are the contract (tests/test_harden_actions.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Action:
     """One legal move of a player. ``cell``/``target`` are cell indices or -1.
@@ -115,6 +122,9 @@ class Action:
             raise ValueError("an action needs a 'kind'")
         return cls(**data)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
+
 
 def _bad_types(a: Action) -> None:
     for name, want in (("kind", str), ("cell", int), ("target", int), ("card", str)):
@@ -150,6 +160,9 @@ class Event:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         return cls(**data)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 _EVENT_DEFAULTS: tuple[tuple[str, object], ...] = (
