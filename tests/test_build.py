@@ -103,6 +103,8 @@ def _fake_build(root: Path) -> None:
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text(f"# {module}\n")
         source.with_name(source.stem + suffix).write_bytes(b"")
+    group = compiled.source_path(compiled.group_module(), root)
+    group.with_name(group.stem + suffix).write_bytes(b"")
     (root / "throne_lib" / compiled.DIGESTS_FILE).write_text(
         json.dumps(compiled.source_digests(root))
     )
@@ -132,6 +134,14 @@ def test_a_stale_or_incomplete_compiled_build_runs_pure_with_a_warning(
     build, reason, warn = compiled.decide(tmp_path)
     assert (build, warn) == ("pure", True)
     assert "incomplete" in reason and "throne_lib.games.throne.state" in reason
+
+    _fake_build(tmp_path)  # the modules' extensions without the group's shared library
+    group = compiled.compiled_path(compiled.group_module(), tmp_path)
+    assert group is not None
+    group.unlink()
+    build, reason, warn = compiled.decide(tmp_path)
+    assert (build, warn) == ("pure", True)
+    assert "incomplete" in reason and compiled.group_module() in reason
 
     for module in compiled.COMPILED_MODULES:
         path = compiled.compiled_path(module, tmp_path)

@@ -70,13 +70,19 @@ def source_path(module: str, root: Path = ROOT_DIR) -> Path:
 
 
 def compiled_path(module: str, root: Path = ROOT_DIR) -> Path | None:
-    """The module's compiled extension beside its source, or None."""
+    """The module's compiled extension beside where its source is, or None."""
     source = source_path(module, root)
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         candidate = source.with_name(source.stem + suffix)
         if candidate.is_file():
             return candidate
     return None
+
+
+def group_module() -> str:
+    """The module name of mypyc's shared library of the group (all the compiled code; each
+    compiled module is a small extension that loads it)."""
+    return f"{GROUP_NAME}__mypyc"
 
 
 def digest(path: Path) -> str:
@@ -96,7 +102,7 @@ def decide(root: Path = ROOT_DIR) -> tuple[str, str, bool]:
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return "pure", f"{PURE_ENV}={os.environ[PURE_ENV]}", False
     hint = "build again (pip install -e . / python3 dev.py test) to run compiled"
-    missing = [m for m in COMPILED_MODULES if m not in present]
+    missing = [m for m in (*COMPILED_MODULES, group_module()) if compiled_path(m, root) is None]
     if missing:
         return "pure", f"compiled build incomplete ({', '.join(missing)} missing); {hint}", True
     try:
