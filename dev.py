@@ -6,12 +6,17 @@
     python3 dev.py test [PYTEST_ARGS] create/update .venv, then ruff, ruff format, mypy, pytest
 
 The virtual environment lives in .venv; it is (re)installed with `pip install -e .[test]`
-whenever pyproject.toml is newer than the stamp file .venv/.installed.
+whenever pyproject.toml is newer than the stamp file .venv/.installed, or when the engine
+modules setup.py compiles with mypyc changed since their build (docs/speed.md).
+THRONE_COMPILE=1 requires the compiled build (CI), 0 installs pure Python; `test` without
+pytest arguments runs the whole suite, then the engine tests again on the pure-Python
+sources (THRONE_PURE=1), each pass checking which build it ran (tests/test_build.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -28,6 +33,24 @@ PLAY_NOTEBOOK = "notebooks/play.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
 APT_PACKAGES = ("chromium", "fonts-noto-cjk")
 MIN_PYTHON = (3, 11)
+# The second pass on the pure-Python engine (THRONE_PURE=1): which build runs, determinism,
+# the fast paths against their references, the golden log, perft counts, the agents, the
+# rules. The first pass runs everything on the build installed (compiled where it can be).
+PURE_TESTS = (
+    "tests/test_build.py",
+    "tests/test_speed_reference.py",
+    "tests/test_log.py",
+    "tests/test_perft.py",
+    "tests/test_seed_fidelity.py",
+    "tests/test_ai.py",
+    "tests/test_rules_board.py",
+    "tests/test_rules_combat.py",
+    "tests/test_rules_throne.py",
+    "tests/test_rules_turn.py",
+    "tests/test_barracks.py",
+    "tests/test_economy.py",
+    "tests/test_scenario.py",
+)
 
 
 class StepFailed(Exception):
@@ -77,6 +100,7 @@ def ensure_venv() -> None:
         STAMP.exists()
         and STAMP.stat().st_mtime >= PYPROJECT.stat().st_mtime
         and installed_from_here(python)
+        and compiled_build_current()
     ):
         return
     env = venv_env()
@@ -95,6 +119,32 @@ def installed_from_here(python: Path) -> bool:
     return (
         origin not in ("", "None") and Path(origin).resolve() == ROOT / "throne_lib" / "__init__.py"
     )
+
+
+def compiled_build_current() -> bool:
+    """False when the in-place compiled build is stale or incomplete (a compiled module's
+    source changed since it was built): then the install builds it again. Asks
+    throne_lib/compiled.py itself, loaded on its own (standard library only)."""
+    if os.environ.get("THRONE_COMPILE") == "0":
+        return True
+    spec = importlib.util.spec_from_file_location(
+        "_throne_compiled", ROOT / "throne_lib" / "compiled.py"
+    )
+    if spec is None or spec.loader is None:
+        return True
+    compiled = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compiled)
+    build, reason, stale = compiled.decide(ROOT)
+    if stale:
+        say(f"compiled engine out of date ({reason}): installing again")
+    return not stale
+
+
+def expected_build() -> dict[str, str]:
+    """THRONE_EXPECT_BUILD for tests/test_build.py from THRONE_COMPILE: with 1 the compiled
+    build must be the one running (a silent fallback to pure Python fails the run)."""
+    wanted = {"1": "compiled", "0": "pure"}.get(os.environ.get("THRONE_COMPILE", ""))
+    return {"THRONE_EXPECT_BUILD": wanted} if wanted else {}
 
 
 def has_cjk_font() -> bool:
@@ -167,9 +217,22 @@ def cmd_test(args: argparse.Namespace) -> int:
     # pyproject.toml makes this one run cover tests/ (library and browser tests) and
     # notebooks/ (each notebook executed by nbval, --nbval-lax).
     pytest_cmd = [str(VENV_BIN / "pytest"), *args.pytest_args]
+    env.update(expected_build())
     say(" ".join(pytest_cmd))
     pytest_status(subprocess.call(pytest_cmd, cwd=ROOT, env=env))
-    say("All checks passed: ruff check, ruff format --check, mypy, pytest")
+    if args.pytest_args:
+        say("All checks passed: ruff check, ruff format --check, mypy, pytest")
+        return 0
+    # The engine tests once more on the .py sources, even where compiled modules are
+    # installed: both builds must give the same results (issue 16).
+    pure_cmd = [str(VENV_BIN / "pytest"), *PURE_TESTS]
+    pure_env = dict(env, THRONE_PURE="1", THRONE_EXPECT_BUILD="pure")
+    say("THRONE_PURE=1 " + " ".join(pure_cmd))
+    pytest_status(subprocess.call(pure_cmd, cwd=ROOT, env=pure_env))
+    say(
+        "All checks passed: ruff check, ruff format --check, mypy, pytest (installed build), "
+        "pytest of the engine on pure Python"
+    )
     return 0
 
 

@@ -128,6 +128,8 @@ def main() -> None:
         "python": platform.python_version(),
         "cards": db.hash,
         "module": os.path.dirname(throne_lib.__file__),
+        # compiled by mypyc or pure Python (THRONE_PURE=1): docs/speed.md
+        "build": throne_lib.compiled.loaded_build(),
         "load_before": os.getloadavg()[0],
         "clock": args.clock,
     }
@@ -222,7 +224,7 @@ def main() -> None:
         return
     print(
         f"python {fig['python']} on {platform.machine()}, one core, cards {db.hash}, "
-        f"{args.clock} clock"
+        f"{args.clock} clock, {fig['build']} engine"
     )
     width = [max(len(r[i]) for r in rows) for i in range(3)]
     line = "-" * (sum(width) + 6)

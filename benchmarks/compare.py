@@ -10,6 +10,9 @@ included) one after the other, alternating which goes first, each in a subproces
 For each figure it prints both medians over the rounds and today's speed-up (REV's
 time / today's time, or today's rate / REV's rate: above 1 means today is faster), with
 the lowest and highest per-round speed-up. A figure a side does not measure is n/a.
+Today's engine is the build this tree imports: compiled by mypyc where ``setup.py`` built
+it in place (``pip install -e .``), pure Python otherwise or with ``THRONE_PURE=1``
+(docs/speed.md); the report names it.
 
 A revision whose ``bench_engine.py`` has no ``--json`` (8fc5dc6 and older) is read from
 its text output and from its ``bench_ai.py`` (which measures the standard agent and the
@@ -24,6 +27,7 @@ wall time by nature and needs a quiet machine to mean anything.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -31,7 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -184,6 +188,8 @@ def report(rev: str, runs: dict[str, list[dict[str, object]]]) -> None:
         )
         if i == 0:
             print("-" * (sum(width) + 15))
+    builds = {str(r.get("build", "pure")) for r in runs["new"]}
+    print(f"today's engine: {', '.join(sorted(builds))} (THRONE_PURE=1 runs pure Python)")
     for side, name in (("old", rev), ("new", "today")):
         pos = {r.get("most_units:position") for r in runs[side]} | {
             r.get("most_actions:position") for r in runs[side]
@@ -191,6 +197,35 @@ def report(rev: str, runs: dict[str, list[dict[str, object]]]) -> None:
         pos.discard(None)
         if pos:
             print(f"positions measured by {name}: {'; '.join(sorted(map(str, pos)))}")
+
+
+def short_sha(rev: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(HERE), "rev-parse", "--short", rev],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+@contextlib.contextmanager
+def checkout(sha: str) -> Iterator[Path]:
+    """``sha`` checked out into a temporary ``git worktree``, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
+        tree = Path(tmp) / sha
+        subprocess.run(
+            ["git", "-C", str(HERE), "worktree", "add", "--detach", str(tree), sha],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            yield tree
+        finally:
+            subprocess.run(
+                ["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
+                check=False,
+                capture_output=True,
+            )
 
 
 def main() -> None:
@@ -203,38 +238,20 @@ def main() -> None:
     p.add_argument("--scaling-matches", type=int, default=0, help="0: skip (needs a quiet machine)")
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = p.parse_args()
-    sha = subprocess.run(
-        ["git", "-C", str(HERE), "rev-parse", "--short", args.rev],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    sha = short_sha(args.rev)
     print(f"{args.rev} ({sha}) vs today ({HERE}); {args.rounds} rounds, {args.clock} clock")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
-        old_tree = Path(tmp) / sha
-        subprocess.run(
-            ["git", "-C", str(HERE), "worktree", "add", "--detach", str(old_tree), sha],
-            check=True,
-            capture_output=True,
-        )
-        try:
-            sides: dict[str, Callable[[], dict[str, object]]] = {
-                "old": lambda: measure(old_tree, args),
-                "new": lambda: measure(HERE, args),
-            }
-            runs: dict[str, list[dict[str, object]]] = {"old": [], "new": []}
-            for r in range(args.rounds):
-                order = ("old", "new") if r % 2 == 0 else ("new", "old")
-                for side in order:
-                    runs[side].append(sides[side]())
-                print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(HERE), "worktree", "remove", "--force", str(old_tree)],
-                check=False,
-                capture_output=True,
-            )
+    with checkout(sha) as old_tree:
+        sides: dict[str, Callable[[], dict[str, object]]] = {
+            "old": lambda: measure(old_tree, args),
+            "new": lambda: measure(HERE, args),
+        }
+        runs: dict[str, list[dict[str, object]]] = {"old": [], "new": []}
+        for r in range(args.rounds):
+            order = ("old", "new") if r % 2 == 0 else ("new", "old")
+            for side in order:
+                runs[side].append(sides[side]())
+            print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     report(sha, runs)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

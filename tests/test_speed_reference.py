@@ -41,7 +41,7 @@ from throne_lib.games.throne.legal import (
     summon_actions,
     turn_actions,
 )
-from throne_lib.games.throne.state import BARRACKS, MAIN, State, Unit
+from throne_lib.games.throne.state import BARRACKS, MAIN, UNIT_FIELDS, State, Unit
 from throne_lib.kit.agents import RandomAgent
 
 MATCHES = int(os.environ.get("THRONE_REFERENCE_MATCHES", "40"))
@@ -75,7 +75,7 @@ def reference_hash(st: State) -> str:
     """sha256 of the full state serialization, computed from scratch."""
 
     def unit_key(u: Unit) -> tuple[object, ...]:
-        return tuple(getattr(u, name) for name in Unit.__slots__[1:])
+        return tuple(getattr(u, name) for name in UNIT_FIELDS[1:])
 
     h = hashlib.sha256()
     h.update(repr(tuple(unit_key(u) if u else None for u in st.board)).encode())

@@ -12,9 +12,13 @@ Action text forms::
 
 from __future__ import annotations
 
+import operator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.throne.board import Geometry, geometry
 
 # kind -> the fields its text names, in order ("cell", "target", "card")
@@ -37,6 +41,14 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# An action's fields as they are, whatever their annotations say (Action.__post_init__).
+_FIELD_VALUES = operator.attrgetter("kind", "cell", "target", "card")
+
+
+# A plain Python class even in the compiled build (docs/speed.md): a compiled class would
+# check the field types itself, with mypyc's message, and take ``True`` for the int 1; the
+# checks below, with their messages, are the contract (tests/test_harden_actions.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Action:
     """One legal move of a player. ``cell``/``target`` are cell indices or -1.
@@ -53,18 +65,19 @@ class Action:
     card: str = ""
 
     def __post_init__(self) -> None:
+        # The fields as they are (Any), not as annotated: compiled, ``self.cell`` would be
+        # converted to the annotated int first (mypyc's TypeError; True taken for 1).
+        kind, cell, target, card = _FIELD_VALUES(self)
         # ``type(x) is int`` rejects bool, float and numpy ints in one cheap test
         if (
-            type(self.cell) is not int
-            or type(self.target) is not int
-            or type(self.card) is not str
-            or type(self.kind) is not str
+            type(cell) is not int
+            or type(target) is not int
+            or type(card) is not str
+            or type(kind) is not str
         ):
             _bad_types(self)
-        if self.kind not in ACTION_FIELDS:
-            raise ValueError(
-                f"unknown action kind {self.kind!r}; kinds: {', '.join(ACTION_FIELDS)}"
-            )
+        if kind not in ACTION_FIELDS:
+            raise ValueError(f"unknown action kind {kind!r}; kinds: {', '.join(ACTION_FIELDS)}")
 
     def text(self, geo: Geometry | None = None) -> str:
         g = geo or geometry()
@@ -115,6 +128,9 @@ class Action:
             raise ValueError("an action needs a 'kind'")
         return cls(**data)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
+
 
 def _bad_types(a: Action) -> None:
     for name, want in (("kind", str), ("cell", int), ("target", int), ("card", str)):
@@ -150,6 +166,9 @@ class Event:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         return cls(**data)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 _EVENT_DEFAULTS: tuple[tuple[str, object], ...] = (

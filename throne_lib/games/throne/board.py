@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
+
+from throne_lib.compiled import reduce_dataclass
 
 BLUE = 0  # lower side, rows 1-3, moves first or second by seed
 RED = 1  # upper side, rows 4-6
@@ -86,6 +89,9 @@ class Geometry:
         if (dc or dr) and 0 <= c < self.columns and 0 <= r < self.rows:
             return self.cell(c, r)
         return None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 def _sign(x: int) -> int:

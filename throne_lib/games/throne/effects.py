@@ -37,13 +37,17 @@ DOCS: dict[str, str] = {}
 
 
 def effect(
-    name: str, *params: ParamType, defaults: tuple[int | str, ...] = ()
+    name: str, *params: ParamType, defaults: tuple[int | str, ...] = (), doc: str
 ) -> Callable[[Impl], Impl]:
+    """Register an effect: its parameters, their defaults and the one-line meaning
+    docs/effects.md gives it (an argument, not the docstring: a function compiled by mypyc
+    has none, docs/speed.md)."""
+
     def register(fn: Impl) -> Impl:
         SPECS[name] = params
         DEFAULTS[name] = defaults
         IMPLS[name] = fn
-        DOCS[name] = (fn.__doc__ or "").strip()
+        DOCS[name] = doc
         return fn
 
     return register
@@ -166,65 +170,67 @@ def resolve_place(eng: Engine, ctx: Ctx, selector: str) -> int | None:
 # --- effects ---------------------------------------------------------------
 
 
-@effect("damage", "int", "who")
+@effect("damage", "int", "who", doc="Deal N damage to the targets (no siege bonus, R-SIEGE-3).")
 def _damage(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
-    """Deal N damage to the targets (no siege bonus, R-SIEGE-3)."""
     for u in resolve_who(eng, ctx, who):
         eng.damage(u, amount, ctx.card, ctx.side)
     eng.cleanup()
 
 
-@effect("heal", "int", "who")
+@effect("heal", "int", "who", doc="Heal N, never above max HP (R-COMBAT-6).")
 def _heal(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
-    """Heal N, never above max HP (R-COMBAT-6)."""
     for u in resolve_who(eng, ctx, who):
         eng.heal(u, amount, ctx.card)
 
 
-@effect("buff", "int", "int", "who")
+@effect("buff", "int", "int", "who", doc="+A attack and +H HP and max HP.")
 def _buff(eng: Engine, ctx: Ctx, attack: int, hp: int, who: str) -> None:
-    """+A attack and +H HP and max HP."""
     for u in resolve_who(eng, ctx, who):
         eng.buff(u, attack, hp, ctx.card)
     eng.cleanup()
 
 
-@effect("max_hp", "int", "who")
+@effect("max_hp", "int", "who", doc="Raise max HP (and HP) by N (R-COMBAT-6, R-THRONE-3).")
 def _max_hp(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
-    """Raise max HP (and HP) by N (R-COMBAT-6, R-THRONE-3)."""
     for u in resolve_who(eng, ctx, who):
         eng.buff(u, 0, amount, ctx.card)
 
 
-@effect("armor", "int", "who")
+@effect(
+    "armor", "int", "who", doc="Give N armor; armor is a pool and stacks without cap (R-COMBAT-4)."
+)
 def _armor(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
-    """Give N armor; armor is a pool and stacks without cap (R-COMBAT-4)."""
     for u in resolve_who(eng, ctx, who):
         eng.give_armor(u, amount, ctx.card)
 
 
-@effect("shield", "who")
+@effect(
+    "shield", "who", doc="Give divine shield: it absorbs one whole damage instance (R-COMBAT-3)."
+)
 def _shield(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Give divine shield: it absorbs one whole damage instance (R-COMBAT-3)."""
     for u in resolve_who(eng, ctx, who):
         eng.give_shield(u, ctx.card)
 
 
-@effect("draw", "int")
+@effect("draw", "int", doc="Draw N cards; never reshuffles (R-TURN-6).")
 def _draw(eng: Engine, ctx: Ctx, n: int) -> None:
-    """Draw N cards; never reshuffles (R-TURN-6)."""
     eng.draw(ctx.side, n, reshuffle=False)
 
 
-@effect("mana", "int")
+@effect("mana", "int", doc="Gain (or refund) N mana this turn.")
 def _mana(eng: Engine, ctx: Ctx, n: int) -> None:
-    """Gain (or refund) N mana this turn."""
     eng.gain_mana(ctx.side, n, ctx.card)
 
 
-@effect("summon", "card", "place", "int", defaults=(1,))
+@effect(
+    "summon",
+    "card",
+    "place",
+    "int",
+    defaults=(1,),
+    doc="Summon N copies of a token/soldier/captain/minion onto empty cells.",
+)
 def _summon(eng: Engine, ctx: Ctx, card: str, place: str, n: int) -> None:
-    """Summon N copies of a token/soldier/captain/minion onto empty cells."""
     for _ in range(n):
         cell = resolve_place(eng, ctx, place)
         if cell is None:
@@ -232,61 +238,71 @@ def _summon(eng: Engine, ctx: Ctx, card: str, place: str, n: int) -> None:
         eng.summon(card, ctx.side, cell, from_deck=False)
 
 
-@effect("destroy", "who")
+@effect(
+    "destroy",
+    "who",
+    doc="Destroy the targets outright; thrones are immune, never a chosen target (R-THRONE-5).",
+)
 def _destroy(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Destroy the targets outright; thrones are immune, never a chosen target (R-THRONE-5)."""
     for u in resolve_who(eng, ctx, who):
         eng.destroy(u, ctx.card)
     eng.cleanup()
 
 
-@effect("bounce", "who")
+@effect(
+    "bounce",
+    "who",
+    doc="Return the targets to their owner's hand (tokens vanish; not thrones or barracks).",
+)
 def _bounce(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Return the targets to their owner's hand (tokens vanish; not thrones or barracks)."""
     for u in resolve_who(eng, ctx, who):
         eng.bounce(u, ctx.card)
 
 
-@effect("advance", "int", "who")
+@effect(
+    "advance", "int", "who", doc="Move the targets up to N free cells towards the enemy's side."
+)
 def _advance(eng: Engine, ctx: Ctx, n: int, who: str) -> None:
-    """Move the targets up to N free cells towards the enemy's side."""
     for u in resolve_who(eng, ctx, who):
         eng.shift(u, n, forward=True, card=ctx.card)
 
 
-@effect("retreat", "int", "who")
+@effect(
+    "retreat", "int", "who", doc="Push the targets up to N free cells back towards their own side."
+)
 def _retreat(eng: Engine, ctx: Ctx, n: int, who: str) -> None:
-    """Push the targets up to N free cells back towards their own side."""
     for u in resolve_who(eng, ctx, who):
         eng.shift(u, n, forward=False, card=ctx.card)
 
 
-@effect("load", "who")
+@effect(
+    "load",
+    "who",
+    doc="Load: barracks may buy 加派 (R-BARRACKS-10), buildings gain a use this turn (R-GOBLIN-3).",
+)
 def _load(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Load: barracks may buy 加派 (R-BARRACKS-10), buildings gain a use this turn (R-GOBLIN-3)."""
     for u in resolve_who(eng, ctx, who):
         eng.load(u, reset=False, card=ctx.card)
 
 
-@effect("reload", "who")
+@effect("reload", "who", doc="Load and reset this turn's summon count (修理工, R-BARRACKS-10).")
 def _reload(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Load and reset this turn's summon count (修理工, R-BARRACKS-10)."""
     for u in resolve_who(eng, ctx, who):
         eng.load(u, reset=True, card=ctx.card)
 
 
-@effect("captain", "place")
+@effect(
+    "captain", "place", doc="Generate a random captain of your race (cost by round, R-BARRACKS-9)."
+)
 def _captain(eng: Engine, ctx: Ctx, place: str) -> None:
-    """Generate a random captain of your race (cost by round, R-BARRACKS-9)."""
     pool = eng.captain_pool_for_race(eng.state.sides[ctx.side].race)
     cell = resolve_place(eng, ctx, place)
     if pool and cell is not None:
         eng.summon(eng.state.rng.choice(pool), ctx.side, cell, from_deck=False)
 
 
-@effect("raise_dead", "place")
+@effect("raise_dead", "place", doc="Return a random minion card from your graveyard to the board.")
 def _raise_dead(eng: Engine, ctx: Ctx, place: str) -> None:
-    """Return a random minion card from your graveyard to the board."""
     side = eng.state.sides[ctx.side]
     minions = [c for c in side.grave if eng.db[c].kind == "minion"]
     cell = resolve_place(eng, ctx, place)
@@ -296,26 +312,27 @@ def _raise_dead(eng: Engine, ctx: Ctx, place: str) -> None:
         eng.summon(card, ctx.side, cell, from_deck=True)
 
 
-@effect("overload", "who")
+@effect(
+    "overload", "who", doc="Raise a building's level: +1 attack, +2 HP and max HP (R-GOBLIN-3)."
+)
 def _overload(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Raise a building's level: +1 attack, +2 HP and max HP (R-GOBLIN-3)."""
     for u in resolve_who(eng, ctx, who):
         if u.kind == "building":
             u.level += 1
             eng.buff(u, 1, 2, ctx.card)
 
 
-@effect("give_taunt", "who")
+@effect("give_taunt", "who", doc="Give taunt (嘲讽, R-COMBAT-5) to the targets.")
 def _give_taunt(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Give taunt (嘲讽, R-COMBAT-5) to the targets."""
     for u in resolve_who(eng, ctx, who):
         u.taunt = True
         eng.emit("grant", u.side, actor=ctx.card, target=u.card, target_cell=u.cell, note="taunt")
 
 
-@effect("give_reborn", "who")
+@effect(
+    "give_reborn", "who", doc="Give reborn (复生): the target returns once with 1 HP when it dies."
+)
 def _give_reborn(eng: Engine, ctx: Ctx, who: str) -> None:
-    """Give reborn (复生): the target returns once with 1 HP when it dies."""
     for u in resolve_who(eng, ctx, who):
         if u.kind not in (THRONE, BARRACKS):
             u.reborn = True
@@ -324,9 +341,13 @@ def _give_reborn(eng: Engine, ctx: Ctx, who: str) -> None:
             )
 
 
-@effect("give_regen", "int", "who")
+@effect(
+    "give_regen",
+    "int",
+    "who",
+    doc="Give regeneration N (再生): the target heals itself N at its side's turn start.",
+)
 def _give_regen(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
-    """Give regeneration N (再生): the target heals itself N at its side's turn start."""
     for u in resolve_who(eng, ctx, who):
         u.regen += amount
         eng.emit(
@@ -340,9 +361,12 @@ def _give_regen(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
         )
 
 
-@effect("exhume", "int")
+@effect(
+    "exhume",
+    "int",
+    doc="Return N random minion cards from your graveyard to your hand (hand limit applies).",
+)
 def _exhume(eng: Engine, ctx: Ctx, n: int) -> None:
-    """Return N random minion cards from your graveyard to your hand (hand limit applies)."""
     side = eng.state.sides[ctx.side]
     for _ in range(n):
         minions = [c for c in side.grave if eng.db[c].kind == "minion"]

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.kit.effectlang import MAX_CHARS as MAX_CHARS
 from throne_lib.kit.effectlang import MAX_NUMBER as MAX_NUMBER
 from throne_lib.kit.effectlang import Call as Call
@@ -153,6 +154,9 @@ class Clause:
         if self.trigger == "skill":
             head = f"skill(mana={self.mana}, hp={self.hp})"
         return f"{head}: {', '.join(c.text() for c in self.calls)}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 def parse_keywords(

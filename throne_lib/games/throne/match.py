@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES, Geometry
 from throne_lib.games.throne.cards import CardDB
@@ -63,6 +64,9 @@ class SideSetup:
         from throne_lib.games.throne.decks import signature_deck
 
         return signature_deck(db, race_or_general)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 class LegalActions(Sequence[Action]):
@@ -257,9 +261,11 @@ class Match:
     def parse(self, text: str) -> Action:
         return Action.from_text(text, self.geo)
 
-    def apply(self, action: Action | str) -> list[Event]:
-        """Carry out a legal action and return its events; raise :class:`IllegalAction`
-        (naming the rule) and leave the match unchanged otherwise."""
+    def apply(self, action: object) -> list[Event]:
+        """Carry out a legal action (an :class:`Action` or its text) and return its events;
+        raise :class:`IllegalAction` (naming the rule) and leave the match unchanged
+        otherwise. ``action`` is checked here, not by its annotation: compiled by mypyc,
+        an annotated ``Action | str`` would be refused with mypyc's message instead."""
         a = self.parse(action) if isinstance(action, str) else action
         if not isinstance(a, Action):
             raise TypeError(f"apply() takes an Action or its text, got {type(a).__name__}")

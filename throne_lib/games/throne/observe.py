@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.games.throne.state import SideState, Unit
+from throne_lib.games.throne.state import UNIT_FIELDS, SideState, Unit
 
 if TYPE_CHECKING:
     from throne_lib.games.throne.match import Match
 
 
 def _unit(u: Unit) -> dict[str, Any]:
-    d = {name: getattr(u, name) for name in Unit.__slots__}
+    d = {name: getattr(u, name) for name in UNIT_FIELDS}
     d["offer"] = list(u.offer)
     return d
 

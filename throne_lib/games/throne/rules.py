@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from throne_lib.compiled import reduce_dataclass
+
 LIMIT = 1_000_000  # the largest count any rule parameter may take (sanity, not design)
 
 # Bounds of the integer rule parameters; unnamed ones are 0..LIMIT. The board needs room
@@ -107,6 +109,9 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         return params_from_dict(cls, data, "rule parameters")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 P = TypeVar("P")
@@ -220,6 +225,9 @@ class CardLimits:
         for f in dataclasses.fields(self):
             if not 1 <= getattr(self, f.name) <= LIMIT:
                 raise ValueError(f"bad CardLimits: {f.name} must be 1..{LIMIT}")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 DEFAULT_CARD_LIMITS = CardLimits()

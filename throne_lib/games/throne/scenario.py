@@ -51,6 +51,7 @@ from throne_lib.games.throne.state import (
     OVER,
     PHASES_ALL,
     THRONE,
+    UNIT_FIELDS,
     SideState,
     State,
     Unit,
@@ -388,7 +389,7 @@ def _unit(eng: Engine, words: list[str], where: str) -> Unit:
             if u.hp < 1 or u.max_hp < 1:  # above MAX is possible (buffs raise HP alone)
                 raise ScenarioError(f"{where}: hp {value}: a unit on the board has HP ≥ 1")
             continue
-        if key not in Unit.__slots__ or key in _SKIP:
+        if key not in UNIT_FIELDS or key in _SKIP:
             raise ScenarioError(f"{where}: unknown unit attribute {key!r}")
         current = getattr(u, key)
         try:
@@ -459,7 +460,7 @@ def to_text(match: Match) -> str:
             words.append("throne")
         if (u.hp, u.max_hp) != (fresh.hp, fresh.max_hp):
             words.append(f"hp={u.hp}/{u.max_hp}")
-        for key in Unit.__slots__:
+        for key in UNIT_FIELDS:
             if key in _SKIP:
                 continue
             value = getattr(u, key)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
 from typing import Any
 
 # Unit kinds. "throne" is the main general's seat (R-THRONE-*).
@@ -18,51 +17,63 @@ STRUCTURES = frozenset({THRONE, BARRACKS})
 CARD_UNITS = frozenset({"minion", "general", "barracks"})  # go to the graveyard (R-TURN-11)
 
 
+# Every attribute of a :class:`Unit`, in order: the copy, the position key, observations
+# and scenarios are written from it. (Read it here, not from ``Unit.__slots__``: the class
+# compiled by mypyc does not expose its fields that way.) ``tests/test_state.py`` checks
+# that ``Unit.__init__``, ``Unit.copy`` and ``Unit.key`` cover exactly these.
+UNIT_FIELDS: tuple[str, ...] = (
+    "uid",
+    "card",
+    "side",
+    "cell",
+    "kind",
+    "attack",
+    "hp",
+    "max_hp",
+    "armor",
+    "shield",
+    "move",
+    "range",
+    "siege",
+    "taunt",
+    "flying",
+    "airborne",
+    "pierce",
+    "lifesteal",
+    "formation",
+    "fortified",
+    "reborn",
+    "grow",
+    "artisan",
+    "aura_load",
+    "aura_summon",
+    "heal_aura",
+    "regen",
+    "peasant",
+    "moved",
+    "attacked",
+    "acted",
+    "from_deck",
+    "level",
+    "summons_used",
+    "summons_bought",
+    "loaded",
+    "offer",
+    "uses",
+)
+
+
 class Unit:
     """Anything with HP on a cell (R-BOARD, R-UNIT)."""
 
-    __slots__ = (
-        "uid",
-        "card",
-        "side",
-        "cell",
-        "kind",
-        "attack",
-        "hp",
-        "max_hp",
-        "armor",
-        "shield",
-        "move",
-        "range",
-        "siege",
-        "taunt",
-        "flying",
-        "airborne",
-        "pierce",
-        "lifesteal",
-        "formation",
-        "fortified",
-        "reborn",
-        "grow",
-        "artisan",
-        "aura_load",
-        "aura_summon",
-        "heal_aura",
-        "regen",
-        "peasant",
-        "moved",
-        "attacked",
-        "acted",
-        "from_deck",
-        "level",
-        "summons_used",
-        "summons_bought",
-        "loaded",
-        "offer",
-        "uses",
-    )
+    __slots__ = UNIT_FIELDS
 
-    def __init__(self, uid: int, card: str, side: int, cell: int, kind: str) -> None:
+    # Every argument has a default so that ``Unit.__new__(Unit)`` works compiled too: a
+    # mypyc class runs ``__init__`` from ``__new__`` (a plain class does not; either way
+    # ``_copy_unit`` then sets every field).
+    def __init__(
+        self, uid: int = 0, card: str = "", side: int = 0, cell: int = 0, kind: str = ""
+    ) -> None:
         self.uid = uid
         self.card = card
         self.side = side
@@ -117,27 +128,93 @@ class Unit:
         return f"Unit({self.card}@{self.cell} s{self.side} {self.attack}/{self.hp})"
 
 
-def _compile_unit_copy() -> Callable[[Unit], Unit]:
-    """A shallow copy of every slot, written out once from ``Unit.__slots__`` (about 10x
-    faster than a getattr/setattr loop; the AI and the simulator copy states often)."""
-    body = "".join(f"    n.{name} = u.{name}\n" for name in Unit.__slots__)
-    namespace: dict[str, Any] = {"_new": Unit.__new__, "_Unit": Unit}
-    exec(f"def copy_unit(u):\n    n = _new(_Unit)\n{body}    return n\n", namespace)
-    fn: Callable[[Unit], Unit] = namespace["copy_unit"]
-    return fn
+def _copy_unit(u: Unit) -> Unit:
+    """A shallow copy of every field of :data:`UNIT_FIELDS`, written out (about 10x faster
+    than a getattr/setattr loop, and compiled to plain field copies by mypyc; the AI and the
+    simulator copy states often)."""
+    n = Unit.__new__(Unit)
+    n.uid = u.uid
+    n.card = u.card
+    n.side = u.side
+    n.cell = u.cell
+    n.kind = u.kind
+    n.attack = u.attack
+    n.hp = u.hp
+    n.max_hp = u.max_hp
+    n.armor = u.armor
+    n.shield = u.shield
+    n.move = u.move
+    n.range = u.range
+    n.siege = u.siege
+    n.taunt = u.taunt
+    n.flying = u.flying
+    n.airborne = u.airborne
+    n.pierce = u.pierce
+    n.lifesteal = u.lifesteal
+    n.formation = u.formation
+    n.fortified = u.fortified
+    n.reborn = u.reborn
+    n.grow = u.grow
+    n.artisan = u.artisan
+    n.aura_load = u.aura_load
+    n.aura_summon = u.aura_summon
+    n.heal_aura = u.heal_aura
+    n.regen = u.regen
+    n.peasant = u.peasant
+    n.moved = u.moved
+    n.attacked = u.attacked
+    n.acted = u.acted
+    n.from_deck = u.from_deck
+    n.level = u.level
+    n.summons_used = u.summons_used
+    n.summons_bought = u.summons_bought
+    n.loaded = u.loaded
+    n.offer = u.offer
+    n.uses = u.uses
+    return n
 
 
-def _compile_unit_key() -> Callable[[Unit], tuple[Any, ...]]:
-    """``Unit.key`` written out once from ``Unit.__slots__`` (every slot but the uid)."""
-    body = ", ".join(f"u.{name}" for name in Unit.__slots__[1:])
-    namespace: dict[str, Any] = {}
-    exec(f"def unit_key(u):\n    return ({body},)\n", namespace)
-    fn: Callable[[Unit], tuple[Any, ...]] = namespace["unit_key"]
-    return fn
-
-
-_copy_unit = _compile_unit_copy()
-_unit_key = _compile_unit_key()
+def _unit_key(u: Unit) -> tuple[Any, ...]:
+    """``Unit.key``: every field of :data:`UNIT_FIELDS` but the uid, in order."""
+    return (
+        u.card,
+        u.side,
+        u.cell,
+        u.kind,
+        u.attack,
+        u.hp,
+        u.max_hp,
+        u.armor,
+        u.shield,
+        u.move,
+        u.range,
+        u.siege,
+        u.taunt,
+        u.flying,
+        u.airborne,
+        u.pierce,
+        u.lifesteal,
+        u.formation,
+        u.fortified,
+        u.reborn,
+        u.grow,
+        u.artisan,
+        u.aura_load,
+        u.aura_summon,
+        u.heal_aura,
+        u.regen,
+        u.peasant,
+        u.moved,
+        u.attacked,
+        u.acted,
+        u.from_deck,
+        u.level,
+        u.summons_used,
+        u.summons_bought,
+        u.loaded,
+        u.offer,
+        u.uses,
+    )
 
 
 class SideState:
@@ -160,7 +237,7 @@ class SideState:
         "stats",
     )
 
-    def __init__(self, general: str, race: str) -> None:
+    def __init__(self, general: str = "", race: str = "") -> None:  # defaults: see Unit
         self.general = general
         self.race = race
         self.deck: list[str] = []
@@ -224,6 +301,10 @@ OVER = "over"
 PHASES_ALL = (OPEN_REPLACE, OPEN_FOUND, MAIN, CAPTAIN, OVER)
 
 
+# The RNG of a blank ``State()``: shared, so never drawn from (see ``State.rng``).
+_BLANK_RNG = random.Random(0)
+
+
 class State:
     """The whole position: board, sides, round, phase and the match RNG.
 
@@ -246,17 +327,22 @@ class State:
         "marched",
     )
 
-    def __init__(self, size: int, sides: list[SideState], seed: int) -> None:
+    def __init__(
+        self, size: int = 0, sides: list[SideState] | None = None, seed: int | None = None
+    ) -> None:
+        """``State()`` with no arguments is the blank :meth:`copy` fills in (see
+        :class:`Unit`): no board, no sides, and the shared unseeded placeholder RNG, which
+        is copied before any use."""
         self.board: list[Unit | None] = [None] * size
-        self.sides = sides
+        self.sides = sides if sides is not None else []
         self.round = 0
         self.turn = 0  # the side to act
         self.first = 0  # the side that moves first in each round (R-TURN-12)
         self.phase = OPEN_REPLACE
         self.pending = -1  # barracks cell of a pending captain offer
         self.next_uid = 1
-        self._rng = random.Random(seed)
-        self._rng_shared = False
+        self._rng = random.Random(seed) if seed is not None else _BLANK_RNG
+        self._rng_shared = seed is None
         self.winner: int | None = None  # None while playing or for a draw
         self.end_reason = ""
         self.marched = False

@@ -9,7 +9,9 @@ camp") — heuristics, not rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.engine import Engine
@@ -39,6 +41,9 @@ class Weights:
     advance: float = 0.25  # per attack point per step closer to the enemy throne
     hand_card: float = 1.2
     mana: float = 0.15  # mana left this turn: tie-breaker, unspent mana is lost
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 DEFAULT_WEIGHTS = Weights()
