@@ -34,7 +34,9 @@ def query_server() -> Iterator[tuple[int, list[str]]]:
         await ws.send(json.dumps({"QUERY_STRING": "seed=5", "SERVER_PORT": "1"}))
 
     async def serve() -> None:
-        async with websockets.serve(handler, "127.0.0.1", 0) as server:
+        # close_timeout: a client that leaves without a closing handshake must not hold
+        # the server's shutdown (the default 10 s outlived the join below in CI)
+        async with websockets.serve(handler, "127.0.0.1", 0, close_timeout=1) as server:
             port.append(server.sockets[0].getsockname()[1])
             stop.append(asyncio.get_running_loop().create_future())
             ready.set()
@@ -46,7 +48,8 @@ def query_server() -> Iterator[tuple[int, list[str]]]:
     assert ready.wait(10)
     yield port[0], paths
     loop.call_soon_threadsafe(stop[0].set_result, None)
-    thread.join(10)
+    thread.join(60)
+    assert not thread.is_alive(), "the query server did not stop"
     loop.close()
 
 
