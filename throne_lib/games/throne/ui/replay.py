@@ -27,6 +27,7 @@ from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
 from throne_lib.kit.log import LogError, LogFile, iter_replay, read_log
 from throne_lib.kit.log import log_files as game_log_files
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
@@ -102,6 +103,7 @@ class ReplayWidget(W.VBox):
         if charts:
             kids.append(self._charts())
         super().__init__(kids)
+        fit_to_window(self, self.canvas)  # the stepper and the whole board in view (1280×720)
         self.show(0)
 
     # --- navigation ----------------------------------------------------------------------
