@@ -6,11 +6,12 @@ Serves ``notebooks/`` with Voilà the way ``bench_ui.py`` does (the throne templ
 voila.json), opens each dashboard in headless Chromium at both window sizes and saves
 what is in view without scrolling (``<name>-1440x900.png``): the fold is the point.
 Each page is shown in use, not as it opens: play a few clicks in (hand kept, a barracks
-founded and selected: its summon cells lit); tower a climb in progress (the map after a
-start, ``tower-map-*``, then the first battle under way); balance after a small sweep
-run from its button (the heatmap with n and the 95% intervals) and a tiny 调平建议
-search (``balance-suggest-*``: that section scrolled to the top). The tower's save goes to a temporary
-file; the sweep is saved in ``logs/balance/`` like any other. Not a test: look at them.
+founded and selected: its summon cells lit); replay the golden log at round 5; tower a
+climb in progress (the map after a start, ``tower-map-*``, then the first battle under
+way); balance after a small sweep run from its button (the heatmap with n and the 95%
+intervals) and a tiny 调平建议 search (``balance-suggest-*``: that section scrolled to
+the top). The tower's save goes to a temporary file; the sweep is saved in
+``logs/balance/`` like any other. Not a test: look at them.
 """
 
 from __future__ import annotations
@@ -82,6 +83,18 @@ def _set_slider(page: Any, label: str, value: int) -> None:
     page.keyboard.press("Enter")
 
 
+def _replay(page: Any, shot: Callable[[str], None]) -> None:
+    """The golden log (the page opens the newest log of logs/ first) at round 5."""
+    page.get_by_text("步 0/").wait_for(timeout=60_000)
+    if not page.locator("b", has_text="match_seed7.jsonl").is_visible():
+        page.locator("select").first.select_option(label="match_seed7.jsonl")
+        page.get_by_role("button", name="打开").click()
+        page.locator("b", has_text="match_seed7.jsonl").wait_for(timeout=60_000)
+    page.get_by_role("spinbutton").fill("5")
+    page.get_by_role("button", name="跳转").click()
+    page.get_by_text("第 5/40 回合").wait_for(timeout=30_000)
+
+
 def _tower(page: Any, shot: Callable[[str], None]) -> None:
     """Start a climb (the map: ``tower-map-*``), walk to the first node and let its
     battle run a few seconds with 自动战斗."""
@@ -122,6 +135,7 @@ def _balance(page: Any, shot: Callable[[str], None]) -> None:
 # <name>-<tag>-<size>.png (tag "": the page's main screenshot).
 ACTIONS: dict[str, Callable[[Any, Callable[[str], None]], None]] = {
     "play": lambda page, shot: _play(page),
+    "replay": _replay,
     "tower": _tower,
     "balance": _balance,
 }
@@ -136,7 +150,8 @@ def capture(page: Any, name: str, size: str, out: Path, t0: float) -> None:
         path = out / f"{stem}-{size}.png"
         page.screenshot(path=str(path))
         taken.add(tag)
-        print(f"{path.relative_to(ROOT)}  ({time.perf_counter() - t0:.1f} s)")
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}  ({time.perf_counter() - t0:.1f} s)")
 
     if name in ACTIONS:
         ACTIONS[name](page, shot)
