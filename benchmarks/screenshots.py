@@ -95,6 +95,13 @@ def _replay(page: Any, shot: Callable[[str], None]) -> None:
     page.get_by_text("第 5/40 回合").wait_for(timeout=30_000)
 
 
+def _pin(page: Any, shot: Callable[[str], None]) -> None:
+    """PIN: start a match (the page opens on its settings)."""
+    page.locator(".pin-start").click()
+    page.wait_for_selector(".pin-canvas canvas, canvas.pin-canvas", timeout=60_000)
+    page.wait_for_timeout(1500)
+
+
 def _tower(page: Any, shot: Callable[[str], None]) -> None:
     """Start a climb (the map: ``tower-map-*``), walk to the first node and let its
     battle run a few seconds with 自动战斗."""
@@ -136,6 +143,7 @@ def _balance(page: Any, shot: Callable[[str], None]) -> None:
 ACTIONS: dict[str, Callable[[Any, Callable[[str], None]], None]] = {
     "play": lambda page, shot: _play(page),
     "replay": _replay,
+    "pin": _pin,
     "tower": _tower,
     "balance": _balance,
 }

@@ -81,3 +81,30 @@ def test_tower_map_fits_1280x720(
         assert zoom == 1
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    ("notebook", "start", "shown"),
+    [
+        ("castle", None, ".castle-table"),  # the round table and the hand
+        ("pin", ".pin-start", ".pin-canvas"),  # the board, its prompt and the hand
+    ],
+)
+def test_other_games_fit_1280x720(
+    voila_url: Callable[[str], str],
+    page: Page,
+    artifacts_dir: Path,
+    notebook: str,
+    start: str | None,
+    shown: str,
+) -> None:
+    """The other games' play pages get the same zoom from the kit's shell."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(voila_url(f"notebooks/{notebook}.ipynb"))
+    if start is not None:
+        page.locator(start).click(timeout=RENDER_TIMEOUT_MS)
+    expect(page.locator(shown).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    fit = _settled_fit(page, ".tp-fit-end")
+    assert fit["scrolled"] == 0
+    assert fit["bottom"] <= 720  # (castle's own seat ended 50 px below the fold unzoomed)
+    page.screenshot(path=str(artifacts_dir / f"{notebook}_1280x720.png"))
