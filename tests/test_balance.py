@@ -360,21 +360,36 @@ def test_the_card_search_starts_from_the_smallest_first_seat_lever_that_works(
     rates: tuple[int, int, int], start: int
 ) -> None:
     """R-TURN-12: the unchanged table's first seat misses its bound, so the search first
-    measures the second-seat rule alone at every step (komi 1, 2, 3) and starts the card
-    search from the fewest steps that bring the first seat under the bound (with
-    LEVER_HEADROOM to spare, so the holdout still meets it)."""
+    measures the second-seat rule alone, one step at a time (komi 1, 2, 3), and starts
+    the card search from the fewest steps that bring the first seat under the bound (with
+    LEVER_HEADROOM to spare, so the holdout still meets it). The steps past that one are
+    not measured: each replays every search match."""
     game = ToyGame()
     space = search_space(game)
     search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
     base = Candidate((), tally=_first_seat_tally(70))
-    ladder = search.lever_ladder(base, {()})
-    assert [c.changes for c in ladder] == [(("rules.komi", v),) for v in (1, 2, 3)]
-    for c, r in zip(ladder, rates, strict=True):
-        c.tally = _first_seat_tally(r)
+    assert search.lever_rungs(base) == [[{"rules.komi": v}] for v in (1, 2, 3)]
+    by_komi = dict(zip((1, 2, 3), rates, strict=True))
+    measured: list[tuple[object, ...]] = []
+
+    def fake_evaluate(cands: list[Candidate], incumbents: list[Candidate]) -> None:
+        assert incumbents == [base]
+        for c in cands:
+            measured.append(c.changes)
+            c.tally = _first_seat_tally(by_komi[dict(c.changes)["rules.komi"]])
+
+    search.evaluate = fake_evaluate  # type: ignore[method-assign]
+    taken: set[tuple[tuple[str, int], ...]] = {()}
+    ladder = search.lever_ladder(base, taken)
+    bound = 100 * (Targets().first_seat_max - LEVER_HEADROOM)
+    last = next((k for k, r in zip((1, 2, 3), rates, strict=True) if r <= bound), 3)
+    assert measured == [(("rules.komi", v),) for v in range(1, last + 1)]
+    assert [c.changes for c in ladder] == measured
+    assert (("rules.komi", last + 1),) not in taken  # an unmeasured step stays open
     chosen = search.lever(ladder)
     assert chosen is not None and chosen.changes == (("rules.komi", start),)
     # no ladder when the first seat already meets its bound, or when it is switched off
-    assert search.lever_ladder(Candidate((), tally=_first_seat_tally(54)), {()}) == []
+    assert search.lever_rungs(Candidate((), tally=_first_seat_tally(54))) == []
     off = _Search(
         game,
         space,
@@ -384,25 +399,26 @@ def test_the_card_search_starts_from_the_smallest_first_seat_lever_that_works(
         Evaluator(game, space, None),
         None,
     )
-    assert off.lever_ladder(base, {()}) == []
+    assert off.lever_rungs(base) == []
 
 
 def test_a_run_reports_the_lever_ladder_it_started_from() -> None:
     """The toy table's first seat wins about 57%, over a bound of 50%: the run measured
-    komi 1..3 alone before the card search, marked the rung it started from, and the
-    report lists them."""
+    komi 1, 2 … alone before the card search, one step at a time until one met the bound,
+    marked the rung it started from, and the report lists them."""
     game = ToyGame()
     targets = Targets(first_seat_max=0.5)
     res = suggest(game, search_space(game), targets, SMALL, seed=3, backend="serial")
     levers = res.levers  # type: ignore[attr-defined]
-    assert [lv["changes"] for lv in levers] == [(("rules.komi", v),) for v in (1, 2, 3)]
+    steps = [lv["changes"] for lv in levers]
+    assert steps == [(("rules.komi", v),) for v in range(1, len(steps) + 1)]
     starts = [lv for lv in levers if lv["start"]]
     assert len(starts) == 1
     measured = [lv for lv in levers if lv["dropped_at"] is None]
     bound = targets.first_seat_max - LEVER_HEADROOM
     first_ok = [lv for lv in measured if lv["first_rate"] <= bound]
-    if first_ok:  # the fewest steps under the bound
-        assert starts[0] is first_ok[0]
+    if first_ok:  # the fewest steps under the bound, and no step measured past it
+        assert starts[0] is first_ok[0] is measured[-1]
     text = report_text(res)  # type: ignore[arg-type]
     assert "first-seat levers" in text and "komi 1:" in text and "<- start" in text
 
@@ -435,3 +451,72 @@ def test_the_first_seat_excess_counts_first_seat_weight_times() -> None:
     assert t.imbalance(one, HEROES) == pytest.approx(0.15)  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="first_seat_weight"):
         Targets(first_seat_weight=-1)
+
+
+def _rates_tally(rates: Mapping[str, float]) -> object:
+    """A tally with the given win rate per hero (100 matches each)."""
+    from throne_lib.kit.balance import Tally
+
+    return Tally(score={g: 100 * r for g, r in rates.items()}, count={g: 100 for g in rates})
+
+
+def test_a_guided_change_prefers_a_card_that_helps_every_general_it_touches() -> None:
+    """A guided change picks a knob of a general that misses its band; its weight is how
+    far it moves every general it touches towards the band's centre at once. A card two
+    weak generals share outweighs one's own card; a card shared with a strong general (or
+    played by everyone) gets only the floor, MIN_PULL."""
+    from throne_lib.kit.balance import MIN_PULL, Knob
+
+    game = ToyGame()
+    space = search_space(game)
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    t = _rates_tally({"knight": 0.35, "archer": 0.38, "giant": 0.70, "monk": 0.57})
+
+    def knob(*groups: str) -> Knob:
+        return Knob("x.power", "x", "power", 5, 2, 8, +1, frozenset(groups))
+
+    own = search._pull(knob("knight"), +1, t)  # type: ignore[arg-type]
+    shared_weak = search._pull(knob("knight", "archer"), +1, t)  # type: ignore[arg-type]
+    with_strong = search._pull(knob("knight", "giant"), +1, t)  # type: ignore[arg-type]
+    everyone = search._pull(knob(*HEROES), +1, t)  # type: ignore[arg-type]
+    assert own == pytest.approx(0.15)
+    assert shared_weak == pytest.approx(0.27) and shared_weak > own
+    assert with_strong == everyone == MIN_PULL
+    # nerfing the giant: its own card pulls 0.20; one shared with the weak knight, whom
+    # the nerf weakens too, only 0.20 - 0.15
+    assert search._pull(knob("giant"), -1, t) == pytest.approx(0.20)  # type: ignore[arg-type]
+    assert search._pull(knob("giant", "knight"), -1, t) == pytest.approx(0.05)  # type: ignore[arg-type]
+
+
+def test_the_search_aims_inside_the_band_and_the_report_judges_by_the_band() -> None:
+    """Budget.aim narrows the band the search works towards (a rate at the band's edge on
+    the search blocks falls outside on fresh dice about half the time); the report and
+    the holdout still use the band the designer stated."""
+    stated = Targets((0.40, 0.60))
+    assert stated.aimed(0.04).band == pytest.approx((0.44, 0.56))
+    assert stated.aimed(0.04).first_seat_max == stated.first_seat_max
+    assert stated.aimed(0.5).band == pytest.approx((0.5, 0.5))  # at most to the centre
+    assert stated.aimed(0.0) is stated
+    game = ToyGame()
+    space = search_space(game)
+    budget = replace(SMALL, aim=0.04)
+    search = _Search(game, space, stated, budget, 0, Evaluator(game, space, None), None)
+    assert search.targets.band == pytest.approx((0.44, 0.56))
+    t = _rates_tally({"knight": 0.42, "archer": 0.50, "giant": 0.58, "monk": 0.50})
+    complaints = {g: d for g, d, _ in t.complaints(search.targets, HEROES)}  # type: ignore[attr-defined]
+    assert complaints == {"knight": +1, "giant": -1}
+    assert t.imbalance(stated, HEROES) == 0  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="aim"):
+        Budget(aim=-0.1)
+    res = suggest(game, space, stated, budget, seed=3, backend="serial")
+    assert "the search aims at 44–56%" in report_text(res)  # type: ignore[arg-type]
+    for p in res.proposals:  # figures shown are under the stated band
+        assert p.after.imbalance == pytest.approx(  # type: ignore[attr-defined]
+            sum(
+                max(0.0, 0.40 - r.win_rate, r.win_rate - 0.60)
+                for g, r in p.after.rates.items()  # type: ignore[attr-defined]
+                if g != FIRST and not math.isnan(r.win_rate)
+            )
+            + stated.first_seat_weight
+            * max(0.0, p.after.rates[FIRST].win_rate - stated.first_seat_max)  # type: ignore[attr-defined]
+        )

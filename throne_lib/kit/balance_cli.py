@@ -178,6 +178,13 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help="start no generation that would, with the holdout, end the run later",
     )
     b.add_argument(
+        "--aim",
+        type=float,
+        default=d.aim,
+        help="the search works towards the band narrowed by this on each side "
+        f"(default {d.aim}; the report judges by the band itself)",
+    )
+    b.add_argument(
         "--no-rules-first",
         dest="rules_first",
         action="store_false",
@@ -272,6 +279,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         z=args.z,
         time_limit=60 * args.time_limit if args.time_limit is not None else None,
         rules_first=args.rules_first,
+        aim=args.aim,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)

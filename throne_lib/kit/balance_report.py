@@ -61,7 +61,12 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
         "== balance suggestions ==",
         f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%, "
         f"first seat ≤ {100 * t.first_seat_max:.0f}%"
-        + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else ""),
+        + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else "")
+        + (
+            f"; the search aims at {100 * (t.band[0] + b.aim):.0f}–{100 * (t.band[1] - b.aim):.0f}%"
+            if b.aim
+            else ""
+        ),
         f"budget: population {b.population}, generations {b.generations}, "
         f"{b.blocks} search blocks, {b.holdout_blocks} holdout blocks, ≤ {b.max_changes} changes; "
         f"seed {res.seed}"

@@ -84,16 +84,29 @@ class Card:
     captains: tuple[str, ...] = ()
     text: str = ""
     row: int = field(default=0, compare=False)  # where it stands in the file
+    # Lookups the engine makes tens of thousands of times per match, built once: the
+    # keyword values and the clauses per trigger (derived, so not compared or shown).
+    _kw: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _clauses: dict[str, tuple[Clause, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        kw: dict[str, int] = {}
+        for key, value in self.keywords:
+            kw.setdefault(key, value)  # the first occurrence, as a scan would find
+        by_trigger: dict[str, tuple[Clause, ...]] = {}
+        for c in self.effects:
+            by_trigger[c.trigger] = (*by_trigger.get(c.trigger, ()), c)
+        object.__setattr__(self, "_kw", kw)
+        object.__setattr__(self, "_clauses", by_trigger)
 
     def kw(self, name: str) -> int:
         """The value of a keyword (1 for flags), 0 when absent."""
-        for key, value in self.keywords:
-            if key == name:
-                return value
-        return 0
+        return self._kw.get(name, 0)
 
     def clauses(self, trigger: str) -> tuple[Clause, ...]:
-        return tuple(c for c in self.effects if c.trigger == trigger)
+        return self._clauses.get(trigger, ())
 
     @property
     def skill(self) -> Clause | None:
