@@ -139,8 +139,10 @@ class ReplayWidget(W.VBox):
         self._mark_round(max(1, s.round))
 
     def _log_html(self, index: int) -> str:
-        """The 战报 around the current step, the current step highlighted."""
-        lo, hi = max(0, index - 12), min(len(self.steps), index + 13)
+        """The 战报 from three steps before the current one, the current step highlighted:
+        it sits near the top of the box, in view without scrolling (a step can take
+        several lines; twelve steps before it pushed it below the box's fold)."""
+        lo, hi = max(0, index - 3), min(len(self.steps), index + 22)
         parts = []
         for s in self.steps[lo:hi]:
             texts = [event_text(e, s.match.db, s.match.geo) for e in s.events]
