@@ -194,10 +194,12 @@ def navigations(browser: Any, port: int, gap: float, name: str) -> None:
     profile: nothing cached), the first right after the server start (its pool kernel
     may still be heating), then three visits in one profile (a designer coming back:
     the JavaScript is in the browser's cache). ``gap`` seconds before each visit but
-    the first let the pool refill."""
+    the first let the pool refill. Also printed: when the page's HTML was complete (the
+    kernel had run the notebook up to its visitor); the rest is the browser's."""
     for series, shared in (("new profile", False), ("same profile", True)):
         context = browser.new_context(viewport={"width": 1440, "height": 900})
         times: list[float] = []
+        html_done: list[float] = []  # the page's HTML complete: the kernel ran the notebook
         for i in range(3):
             if gap and (i or shared):
                 time.sleep(gap)
@@ -210,12 +212,16 @@ def navigations(browser: Any, port: int, gap: float, name: str) -> None:
             page.wait_for_selector(".tp-match canvas", timeout=180_000)
             page.wait_for_function(f"(() => {{ const s = {STATE}; return s && s.phase; }})()")
             times.append(time.perf_counter() - t0)
+            html_done.append(
+                page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd") / 1000
+            )
             page.close()
         context.close()
         print(
             f"{name} navigations, {series}:",
             " ".join(f"{t:.2f} s" for t in times),
-            f"(gap {gap:g} s)",
+            f"(gap {gap:g} s); page HTML complete after",
+            " ".join(f"{t:.2f} s" for t in html_done),
         )
         stats(f"{name} navigation ({series})", times)
 

@@ -5,14 +5,21 @@
 Serves ``notebooks/`` with Voilà the way ``bench_ui.py`` does (the throne template,
 voila.json), opens each dashboard in headless Chromium at both window sizes and saves
 what is in view without scrolling (``<name>-1440x900.png``): the fold is the point.
-The play page is shown a few clicks in (hand kept, one barracks founded, a barracks
-selected: its summon cells lit); the others as they open. Not a test: look at them.
+Each page is shown in use, not as it opens: play a few clicks in (hand kept, a barracks
+founded and selected: its summon cells lit); replay the golden log at round 5; tower a
+climb in progress (the map after a start, ``tower-map-*``, then the first battle under
+way); balance after a small sweep run from its button (the heatmap with n and the 95%
+intervals) and a tiny 调平建议 search (``balance-suggest-*``: that section scrolled to
+the top). The tower's save goes to a temporary file; the sweep is saved in
+``logs/balance/`` like any other. Not a test: look at them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,7 +73,103 @@ def _play(page: Any) -> None:
     click(*L.cell_center(7 + 1))
 
 
-ACTIONS: dict[str, Callable[[Any], None]] = {"play": _play}
+def _set_slider(page: Any, label: str, value: int) -> None:
+    """Type into an ipywidgets slider's editable readout."""
+    slider = page.locator(".widget-slider", has=page.get_by_text(label, exact=True))
+    readout = slider.locator(".widget-readout")
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(str(value))
+    page.keyboard.press("Enter")
+
+
+def _replay(page: Any, shot: Callable[[str], None]) -> None:
+    """The golden log (the page opens the newest log of logs/ first) at round 5."""
+    page.get_by_text("步 0/").wait_for(timeout=60_000)
+    if not page.locator("b", has_text="match_seed7.jsonl").is_visible():
+        page.locator("select").first.select_option(label="match_seed7.jsonl")
+        page.get_by_role("button", name="打开").click()
+        page.locator("b", has_text="match_seed7.jsonl").wait_for(timeout=60_000)
+    page.get_by_role("spinbutton").fill("5")
+    page.get_by_role("button", name="跳转").click()
+    page.get_by_text("第 5/40 回合").wait_for(timeout=30_000)
+
+
+def _pin(page: Any, shot: Callable[[str], None]) -> None:
+    """PIN: start a match (the page opens on its settings)."""
+    page.locator(".pin-start").click()
+    page.wait_for_selector(".pin-canvas canvas, canvas.pin-canvas", timeout=60_000)
+    page.wait_for_timeout(1500)
+
+
+def _tower(page: Any, shot: Callable[[str], None]) -> None:
+    """Start a climb (the map: ``tower-map-*``), walk to the first node and let its
+    battle run a few seconds with 自动战斗."""
+    page.locator(".tp-tower-start").click()
+    page.wait_for_selector(".tp-tower-go", timeout=60_000)
+    page.wait_for_timeout(1500)  # the map canvas is drawn once the client is ready
+    shot("map")
+    page.locator(".tp-tower-go").first.click()
+    auto = page.locator(".tp-tower-auto")  # the first row holds battles only
+    auto.wait_for(timeout=60_000)
+    page.wait_for_selector(".tp-tower .tp-match canvas", timeout=60_000)
+    page.wait_for_timeout(1500)
+    auto.click()
+    page.wait_for_timeout(6000)  # a few turns of the battle
+
+
+def _balance(page: Any, shot: Callable[[str], None]) -> None:
+    """A small sweep from the page's button (4 generals, 2 matches a pair, serial), then
+    a tiny 调平建议 search; the suggestions are in ``balance-suggest-*``."""
+    _set_slider(page, "每对局数", 2)
+    page.get_by_role("button", name="运行新一轮模拟").click()
+    page.get_by_text("完成：").wait_for(timeout=600_000)
+    page.wait_for_timeout(500)
+    shot("")
+    for label, value in (("种群", 2), ("代数", 1), ("搜索区块", 2), ("留出区块", 1)):
+        _set_slider(page, label, value)
+    page.get_by_role("button", name="开始搜索").click()
+    page.get_by_text("留出验证完成").wait_for(timeout=600_000)
+    page.wait_for_timeout(1000)
+    # Voilà's page scrolls inside #rendered_cells: the section's heading to the top.
+    heading = page.get_by_text("调平建议 · Balance suggestions").first
+    heading.evaluate("e => e.scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(500)
+    shot("suggest")
+
+
+# A page's action drives it into use; shot(tag) saves what is in view now as
+# <name>-<tag>-<size>.png (tag "": the page's main screenshot).
+ACTIONS: dict[str, Callable[[Any, Callable[[str], None]], None]] = {
+    "play": lambda page, shot: _play(page),
+    "replay": _replay,
+    "pin": _pin,
+    "tower": _tower,
+    "balance": _balance,
+}
+
+
+def capture(page: Any, name: str, size: str, out: Path, t0: float) -> None:
+    """Drive the opened page ``name`` into use (:data:`ACTIONS`) and save what is in view."""
+    taken: set[str] = set()
+
+    def shot(tag: str) -> None:
+        stem = f"{name}-{tag}" if tag else name
+        path = out / f"{stem}-{size}.png"
+        page.screenshot(path=str(path))
+        taken.add(tag)
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}  ({time.perf_counter() - t0:.1f} s)")
+
+    if name in ACTIONS:
+        ACTIONS[name](page, shot)
+    if "" not in taken:
+        page.wait_for_timeout(1000)
+        shot("")
+    if name == "tower":  # the next size starts a climb of its own
+        page.goto("about:blank")  # pagehide: the page helpers stop its kernel (and its
+        page.wait_for_timeout(3000)  # 自动战斗, which saves the run after every step)
+        Path(os.environ["THRONE_TOWER_SAVE"]).unlink(missing_ok=True)
 
 
 def main() -> None:
@@ -76,6 +179,9 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
+
+    tmp = tempfile.TemporaryDirectory()
+    os.environ["THRONE_TOWER_SAVE"] = str(Path(tmp.name) / "tower-save.json")
 
     with voila(ROOT / "notebooks", "screenshots_voila.log") as port, sync_playwright() as pw:
         browser = launch(pw)
@@ -88,12 +194,7 @@ def main() -> None:
                 if name in READY:
                     page.wait_for_selector(READY[name], timeout=180_000)
                 page.wait_for_load_state("networkidle")
-                if name in ACTIONS:
-                    ACTIONS[name](page)
-                page.wait_for_timeout(1000)
-                path = args.out / f"{name}-{width}x{height}.png"
-                page.screenshot(path=str(path))
-                print(f"{path.relative_to(ROOT)}  ({time.perf_counter() - t0:.1f} s)")
+                capture(page, name, f"{width}x{height}", args.out, t0)
                 page.close()
         browser.close()
 

@@ -10,7 +10,15 @@ import pytest
 
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import run_ops
-from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, log_html
+from throne_lib.kit.ui.shell import (
+    FIT_CLASS,
+    FIT_END_CLASS,
+    LogPanel,
+    ResultPanel,
+    StatusLine,
+    fit_to_window,
+    log_html,
+)
 from throne_lib.kit.ui.stepper import Stepper
 
 
@@ -177,3 +185,18 @@ def test_run_ops_on_ipycanvas_sends_each_set_once_per_batch() -> None:
     ]
     reds = [c for c in fast if c == [set_code, [Canvas.ATTRS["fill_style"], "#ff0000"]]]
     assert len(reds) == 1 and len(fast) == len(slow) - 1
+
+
+def test_fit_to_window_marks_the_view_and_its_end_for_the_page_helpers() -> None:
+    """The page helpers (throne_lib.ui.demo) zoom what fit_to_window marks (issue 17,
+    1280×720; tests/browser/test_fit_window.py checks the zoom in Chromium)."""
+    import ipywidgets as W
+
+    from throne_lib.ui.demo import PAGE_HELPERS
+
+    end = W.HTML("board")
+    view = W.VBox([W.HTML("controls"), end])
+    fit_to_window(view, end)
+    assert FIT_CLASS in view._dom_classes and FIT_END_CLASS not in view._dom_classes
+    assert FIT_END_CLASS in end._dom_classes
+    assert f".{FIT_CLASS}" in PAGE_HELPERS and f".{FIT_END_CLASS}" in PAGE_HELPERS

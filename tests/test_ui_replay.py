@@ -55,6 +55,9 @@ def test_buttons_and_slider_change_the_drawn_board(widget: ReplayWidget) -> None
     widget.slider.value = 40
     assert widget.step == 40 and widget.draws > draws
     assert "#40" in widget.log_html.value and "fff3c4" in widget.log_html.value
+    # the current step is the 4th entry of the 战报 box: in view without scrolling
+    before_current = widget.log_html.value.split("fff3c4")[0]
+    assert before_current.count("<b>#") == 3 and "<b>#37</b>" in before_current
 
 
 def test_board_state_follows_the_step(widget: ReplayWidget) -> None:

@@ -44,11 +44,12 @@ PANEL = """
 #    kernel lives until the idle cull. The helpers set a random ``_xsrf`` cookie (the
 #    double-submit token Tornado compares with the form field) when there is none, and
 #    send the same request on ``pagehide`` too (a closed tab, a navigation, a phone);
-# 4. on a Voilà page a play board fits the window's height: when the match (top bar,
-#    prompt line, board, tray and hand) would end below the fold (1280×720), it is
-#    zoomed out (CSS ``zoom``, at least 0.6) so the hand stays in view; ipycanvas reads
-#    a click's canvas pixel from the canvas' on-screen box, so clicks still land where
-#    things were drawn.
+# 4. on a Voilà page a view fits the window's height: when a play board (top bar,
+#    prompt line, board, tray and hand) or a view marked by
+#    ``kit.ui.shell.fit_to_window`` (a replay board, the tower map) would end below the
+#    fold (1280×720), it is zoomed out (CSS ``zoom``, at least 0.6) so its main part
+#    stays in view; ipycanvas reads a click's canvas pixel from the canvas' on-screen
+#    box, so clicks still land where things were drawn.
 PAGE_HELPERS = r"""
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
@@ -94,17 +95,22 @@ PAGE_HELPERS = r"""
   window.__tpStopKernel = stopKernel;
   function fitMatch() {
     // Voilà's page scrolls #rendered_cells; in JupyterLab (no such element) a notebook
-    // panel scrolls and the board keeps its size.
+    // panel scrolls and the views keep their size.
     const view = document.getElementById("rendered_cells");
     if (!view) { return; }
     const viewBox = view.getBoundingClientRect();
-    document.querySelectorAll(".tp-match").forEach(function (m) {
-      const canvas = m.querySelector("canvas");
-      if (!canvas || !m.getClientRects().length) { return; }
+    const visible = function (e) { return e.getClientRects().length > 0; };
+    document.querySelectorAll(".tp-match, .tp-fit").forEach(function (m) {
+      if (!visible(m)) { return; }
+      // What must be in view: the first visible .tp-fit-end inside (kit.ui.shell's
+      // fit_to_window), for a play board its canvas (the hand is drawn at its bottom).
+      let end = Array.from(m.querySelectorAll(".tp-fit-end")).find(visible);
+      if (!end && m.classList.contains("tp-match")) { end = m.querySelector("canvas"); }
       const zoom = parseFloat(m.style.zoom) || 1;
+      if (!end) { if (zoom !== 1) { m.style.zoom = ""; } return; }
       const box = m.getBoundingClientRect();
       const top = box.top - viewBox.top + view.scrollTop;  // from the top of the page
-      const need = (canvas.getBoundingClientRect().bottom - box.top) / zoom;
+      const need = (end.getBoundingClientRect().bottom - box.top) / zoom;
       const fit = Math.max(0.6, Math.min(1, (view.clientHeight - top - 8) / need));
       if (Math.abs(fit - zoom) > 0.005) { m.style.zoom = fit < 1 ? String(fit) : ""; }
     });

@@ -20,6 +20,21 @@ LogBlock = tuple[str | None, Sequence[tuple[int | None, str]]]
 NEUTRAL = "#333"
 
 
+# The page helpers (``throne_lib.ui.demo``) zoom a view with FIT_CLASS out (CSS ``zoom``,
+# not below 0.6) until its first visible FIT_END_CLASS element ends above the fold.
+FIT_CLASS = "tp-fit"
+FIT_END_CLASS = "tp-fit-end"
+
+
+def fit_to_window(view: W.DOMWidget, end: W.DOMWidget) -> None:
+    """Keep ``view`` down to ``end`` (its board, its main chart) in the window without
+    scrolling: the page helpers every dashboard installs zoom ``view`` out when ``end``
+    would end below the fold (1280×720), and back to 1 when it fits. A view without a
+    visible ``end`` (another screen of the page is shown) is not zoomed."""
+    view.add_class(FIT_CLASS)
+    end.add_class(FIT_END_CLASS)
+
+
 def data_attrs(data: Mapping[str, object]) -> str:
     """``data-KEY="value"`` attributes (escaped) for the state a browser test reads."""
     return " ".join(f'data-{k}="{html.escape(str(v))}"' for k, v in data.items())

@@ -40,7 +40,7 @@ from throne_lib.games.castle.ui.table import W as WIDTH
 from throne_lib.kit.log import AgentInfo, MatchRecorder
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
-from throne_lib.kit.ui.shell import LogPanel, StatusLine
+from throne_lib.kit.ui.shell import LogPanel, StatusLine, fit_to_window
 
 PROMPT_ZH = {
     "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
@@ -130,6 +130,7 @@ class CastleApp:
              W.HBox([self.canvas, W.VBox([self.buttons, self.log_panel])]), self.hand,
              W.HBox([self.reveal, self.replay_btn]), self.replay_box],
         )  # fmt: skip
+        fit_to_window(self.widget, self.hand)  # the round table and the hand at 1280×720
         self.selected: str | None = None
         self.focus: int | None = None
         self.ai = AiTurns(

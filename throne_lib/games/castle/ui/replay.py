@@ -45,6 +45,7 @@ from throne_lib.kit.log import (
     write_log,
 )
 from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
@@ -149,6 +150,7 @@ class CastleReplay:
             ]
         )
         self.widget.add_class("castle-replay")
+        fit_to_window(self.widget, self.canvas)  # the whole round table at 1280×720
         self.show(0)
 
     # --- navigation ----------------------------------------------------------------------

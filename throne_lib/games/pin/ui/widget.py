@@ -21,7 +21,14 @@ from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
-from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
+from throne_lib.kit.ui.shell import (
+    LogPanel,
+    ResultPanel,
+    StatusLine,
+    TopBar,
+    fit_to_window,
+    frame,
+)
 
 S = 52.0  # hex radius in pixels
 MARGIN = S + 12
@@ -70,6 +77,7 @@ class PinBoard(W.VBox):
         board = W.VBox([self.canvas, self.prompt, self.hand], layout=W.Layout(width=f"{WIDTH}px"))
         super().__init__(frame(self.topbar, self.result_box, self.status, board, [self.log_panel]))
         self.add_class("pin-board")
+        fit_to_window(self, self.hand)  # the board, its prompt and the hand at 1280×720
         self.ai = AiTurns(
             self._ai_to_move,
             lambda: self.ctrl.ai_step(self.agent),

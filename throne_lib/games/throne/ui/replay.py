@@ -27,6 +27,7 @@ from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
 from throne_lib.kit.log import LogError, LogFile, iter_replay, read_log
 from throne_lib.kit.log import log_files as game_log_files
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
 LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
@@ -102,6 +103,7 @@ class ReplayWidget(W.VBox):
         if charts:
             kids.append(self._charts())
         super().__init__(kids)
+        fit_to_window(self, self.canvas)  # the stepper and the whole board in view (1280×720)
         self.show(0)
 
     # --- navigation ----------------------------------------------------------------------
@@ -137,8 +139,10 @@ class ReplayWidget(W.VBox):
         self._mark_round(max(1, s.round))
 
     def _log_html(self, index: int) -> str:
-        """The 战报 around the current step, the current step highlighted."""
-        lo, hi = max(0, index - 12), min(len(self.steps), index + 13)
+        """The 战报 from three steps before the current one, the current step highlighted:
+        it sits near the top of the box, in view without scrolling (a step can take
+        several lines; twelve steps before it pushed it below the box's fold)."""
+        lo, hi = max(0, index - 3), min(len(self.steps), index + 22)
         parts = []
         for s in self.steps[lo:hi]:
             texts = [event_text(e, s.match.db, s.match.geo) for e in s.events]

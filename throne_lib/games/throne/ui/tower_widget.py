@@ -38,6 +38,7 @@ from throne_lib.games.throne.tower.save import (
 from throne_lib.games.throne.ui.card_row import CardRow
 from throne_lib.games.throne.ui.widget import MatchWidget
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.shell import fit_to_window
 
 AUTO_AGENT = "standard"  # plays the player's side when 自动战斗 is on
 TEMPO_S = {"standard": 0.135, "fast": 0.06}  # R-AI-3
@@ -237,7 +238,9 @@ class TowerApp(W.VBox):
         # is no option: ipycanvas's view and ipywidgets' Box view both ignore `tooltip`).
         self.map_tip = W.HTML("<span style='color:#777'>把鼠标移到节点上查看说明</span>")
         self.map_tip.add_class("tp-tower-tip")
-        self.body.children = [canvas, self.map_tip, W.HBox(buttons)]
+        go = W.HBox(buttons)
+        fit_to_window(self, go)  # at 1280×720 the map and its 前往 buttons stay in view
+        self.body.children = [canvas, self.map_tip, go]
         self.draw_map()
 
     def draw_map(self) -> None:
