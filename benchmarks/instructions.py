@@ -40,11 +40,15 @@ for seed in range({playouts}):
 if {standard}:
     standard_matches(db, {standard})
 """
+# Whether the tree has the compiled engine at all: a bare ``import throne_lib.compiled``
+# would find today's module through the editable install's finder (it resolves submodules
+# a tree lacks), and name an old tree "compiled".
 BUILD = """
-try:
+import pathlib
+if (pathlib.Path(throne_lib.__file__).parent / "compiled.py").exists():
     from throne_lib.compiled import loaded_build
     print("BUILD", loaded_build())
-except ImportError:
+else:
     print("BUILD pure (before the compiled engine)")
 """
 
