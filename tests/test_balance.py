@@ -77,7 +77,7 @@ class ToyGame:
         record[name] = str(value)
 
     def rules_fields(self) -> Mapping[str, RulesField]:
-        return {"komi": RulesField(0, 0, 3, first_sign=-1)}
+        return {"komi": RulesField(0, 0, 3, first_sign=-1, label="贴目")}
 
     def groups(self) -> Sequence[str]:
         return HEROES

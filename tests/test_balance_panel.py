@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_balance import TABLE, ToyGame  # noqa: E402
 
+from throne_lib.kit.balance import Proposal  # noqa: E402
 from throne_lib.kit.balance_panel import SuggestPanel  # noqa: E402
 
 
@@ -30,6 +31,18 @@ def _panel(tmp_path: Path) -> SuggestPanel:
     return panel
 
 
+def _shows(panel: SuggestPanel, p: Proposal) -> None:
+    """The detail of proposal ``p``: its card diff (or 「卡表无改动」, never the English of
+    the text report) and each rules change by its Chinese name, with the field to set."""
+    shown = panel.detail_html.value
+    if any(not k.startswith("rules.") for k, _ in p.changes):
+        assert html.escape(p.diff_text) in shown
+    else:
+        assert "卡表无改动" in shown and "no card changes" not in shown
+    for name, old, new in p.rules_changes:
+        assert f"规则 贴目（{name}）：{old} → {new}" in shown
+
+
 def test_run_shows_progress_front_and_proposals(tmp_path: Path) -> None:
     panel = _panel(tmp_path)
     res = panel.run()
@@ -39,12 +52,12 @@ def test_run_shows_progress_front_and_proposals(tmp_path: Path) -> None:
     assert panel.front_figure is not None  # the Pareto front chart
     ax = panel.front_figure.axes[0]
     assert ax.get_xlabel().startswith("改动字段数") and ax.get_ylabel().startswith("失衡度")
-    shown = panel.detail_html.value  # proposal 1: its diff and before/after rates
-    assert html.escape(res.proposals[0].diff_text) in shown and "调整后 after" in shown
+    _shows(panel, res.proposals[0])  # proposal 1: its diff and before/after rates
+    assert "调整后 after" in panel.detail_html.value
     assert panel.matrix_figure is not None and len(panel.matrix_figure.axes) == 3  # 2 maps + bar
     last = res.proposals[-1].number
     panel.choice.value = last  # clicking another proposal redraws its detail
-    assert html.escape(res.proposal(last).diff_text) in panel.detail_html.value
+    _shows(panel, res.proposal(last))
     assert panel.matrix_figure.axes[1].get_title() == f"方案 {last} after"
     assert not panel.apply_button.disabled
 
@@ -126,3 +139,20 @@ def test_pin_panel_has_decks_and_the_first_seat_and_runs(tmp_path: Path) -> None
     for changes, _ in res.front:
         assert not any(k.startswith("anv_hq.") or k == "rules.hq_hp" for k, _ in changes)
     assert panel.names["anvil"] == "铁砧联邦"
+
+
+def test_rules_changes_are_named_for_players() -> None:
+    """The panel names a rules parameter by its label (RulesField.label, Chinese) with the
+    field to set beside it; a parameter without a label keeps its field name."""
+    from throne_lib.games.throne.balance import DEFAULT_RULES_KNOBS
+    from throne_lib.kit.balance import search_space
+    from throne_lib.kit.balance_panel import rules_label
+
+    space = search_space(ToyGame())
+    assert rules_label(space, "komi") == "贴目（komi）"
+    assert rules_label(space, "not_searched") == "not_searched"
+    labels = {n: f.label for n, f in DEFAULT_RULES_KNOBS.items()}
+    assert labels == {
+        "second_first_turn_mana": "后手首回合额外法力",
+        "second_first_turn_draw": "后手首回合额外抽牌",
+    }

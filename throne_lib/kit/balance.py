@@ -86,13 +86,15 @@ class FieldSpec:
 class RulesField:
     """A rules parameter the search may move, within ``[low, high]``. ``groups`` whom a
     higher value helps (empty: everyone alike), ``first_sign`` +1 when a higher value
-    helps the first seat, -1 when it helps the others, 0 unknown."""
+    helps the first seat, -1 when it helps the others, 0 unknown. ``label``: its name for
+    the game's players (Chinese; the dashboard shows it beside the field's name)."""
 
     base: int
     low: int
     high: int
     first_sign: int = 0
     step: int = 1
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,7 @@ class Knob:
     sign: int  # +1: higher is stronger for ``groups``
     groups: frozenset[str]
     step: int = 1
+    label: str = ""  # a rules parameter's name for players (RulesField.label)
 
     @property
     def is_rules(self) -> bool:
@@ -416,6 +419,7 @@ def search_space(
                 r.first_sign,
                 frozenset({FIRST}),
                 r.step,
+                r.label,
             )
         )
     return SearchSpace(tuple(knobs))

@@ -20,6 +20,7 @@ from throne_lib.kit.balance import (
     BalanceGame,
     BalanceResult,
     Budget,
+    SearchSpace,
     Targets,
     base_values,
     search_space,
@@ -69,7 +70,7 @@ def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None 
     ax.set_xlabel("改动字段数 (changes)")
     ax.set_ylabel("失衡度 (imbalance)")
     ax.set_title("帕累托前沿 · Pareto front")
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="best")  # "upper right" hid a proposal's point
     return ax
 
 
@@ -125,6 +126,14 @@ def rates_table(res: BalanceResult, number: int, names: Mapping[str, str] | None
         )
     head = "<tr><th></th><th>调整前 before</th><th>调整后 after</th></tr>"
     return f"<table style='font-size:12px'>{head}{''.join(rows)}</table>"
+
+
+def rules_label(space: SearchSpace, name: str) -> str:
+    """A rules parameter as the panel names it: its Chinese label with the field's name
+    (what to set in the rules object), or the field's name alone when it has no label."""
+    key = f"rules.{name}"
+    label = space[key].label if key in space else ""
+    return f"{label}（{name}）" if label else name
 
 
 class SuggestPanel:
@@ -271,9 +280,19 @@ class SuggestPanel:
 
         assert self.result is not None
         p = self.result.proposal(number)
-        rules = "".join(f"<br>规则 {n}: {o} → {v}" for n, o, v in p.rules_changes)
+        space = self.result.space
+        rules = "".join(
+            f"<br>规则 {html.escape(rules_label(space, n))}：{o} → {v}"
+            for n, o, v in p.rules_changes
+        )
+        cards = any(not space[k].is_rules for k, _ in p.changes)
+        diff = (
+            f"<pre style='font-size:12px'>{html.escape(p.diff_text)}</pre>"
+            if cards
+            else "<p>卡表无改动</p>"
+        )
         self.detail_html.value = (
-            f"<pre style='font-size:12px'>{html.escape(p.diff_text)}</pre>{rules}"
+            f"{diff}{rules}"
             f"<p>失衡度 {self.result.before.imbalance:.3f} → {p.after.imbalance:.3f}"
             f"（留出对局）· 达标：{'是' if p.after.meets else '否'}</p>"
             + rates_table(self.result, number, self.names)

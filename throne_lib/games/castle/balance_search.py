@@ -51,6 +51,7 @@ DEFAULT_RULES_KNOBS: dict[str, tuple[int, int]] = {
     "lord_leadership": (-1, 1),
     "lord_mana": (-2, 2),
 }
+RULES_ZH = {"lord_bonus_hp": "城主额外生命", "lord_leadership": "城主统率", "lord_mana": "城主法力"}
 
 
 @functools.lru_cache(maxsize=8)
@@ -136,7 +137,12 @@ class CastleBalance(CardTableAdapter):
 
 def default_rules_knobs(rules: Any) -> dict[str, RulesField]:
     return {
-        n: RulesField(getattr(rules, n), max(0, getattr(rules, n) + lo), getattr(rules, n) + hi)
+        n: RulesField(
+            getattr(rules, n),
+            max(0, getattr(rules, n) + lo),
+            getattr(rules, n) + hi,
+            label=RULES_ZH.get(n, ""),
+        )
         for n, (lo, hi) in DEFAULT_RULES_KNOBS.items()
     }
 

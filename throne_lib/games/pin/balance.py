@@ -60,6 +60,7 @@ DEFAULT_RULES_KNOBS: dict[str, tuple[int, int, int]] = {
     "hq_hp": (40, 40, 10),
     "opening_hand": (1, 1, 1),
 }
+RULES_ZH = {"hq_hp": "总部生命", "opening_hand": "起始手牌数"}
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -189,7 +190,9 @@ def default_rules_knobs(rules: Any) -> dict[str, RulesField]:
     out = {}
     for n, (down, up, step) in DEFAULT_RULES_KNOBS.items():
         base = getattr(rules, n)
-        out[n] = RulesField(base, max(step, base - down), base + up, step=step)
+        out[n] = RulesField(
+            base, max(step, base - down), base + up, step=step, label=RULES_ZH.get(n, "")
+        )
     return out
 
 

@@ -59,8 +59,8 @@ KEYWORD_FIELDS: dict[str, FieldSpec] = {
 # Measured with the standard agent (docs/balance.md): the first seat wins 71% at mana 0,
 # about 55% at 2, 52% at 3, 50% at 4; the extra draw barely moves it.
 DEFAULT_RULES_KNOBS: dict[str, RulesField] = {
-    "second_first_turn_mana": RulesField(0, 0, 4, first_sign=-1),
-    "second_first_turn_draw": RulesField(0, 0, 2, first_sign=-1),
+    "second_first_turn_mana": RulesField(0, 0, 4, first_sign=-1, label="后手首回合额外法力"),
+    "second_first_turn_draw": RulesField(0, 0, 2, first_sign=-1, label="后手首回合额外抽牌"),
 }
 
 
