@@ -24,6 +24,14 @@ pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 120_000
 FIRST_EMPTY_CITY = (290, 302)  # the first empty-city card of a 3-player table (ui/table.py)
+# The CSS zoom the table is drawn at: the product of its own and its ancestors' zoom.
+ZOOM_OF_TABLE = """() => {
+  let z = 1;
+  for (let e = document.querySelector('.castle-table'); e; e = e.parentElement) {
+    z *= parseFloat(getComputedStyle(e).zoom) || 1;
+  }
+  return z;
+}"""
 
 
 def test_cities_match_by_mouse_from_home(
@@ -85,8 +93,12 @@ def test_cities_match_by_mouse_from_home(
                 sword.first.click()
                 page.wait_for_timeout(800)
                 page.screenshot(path=str(artifacts_dir / "cities_aiming.png"))  # CW-UI-4
-                page.locator(".castle-table").first.click(position={"x": FIRST_EMPTY_CITY[0],
-                                                                  "y": FIRST_EMPTY_CITY[1]})  # fmt: skip
+                # the page may zoom the table to fit the window (fit_to_window): a
+                # position inside the element's box scales with it
+                zoom = page.evaluate(ZOOM_OF_TABLE)
+                page.locator(".castle-table").first.click(
+                    position={"x": FIRST_EMPTY_CITY[0] * zoom, "y": FIRST_EMPTY_CITY[1] * zoom}
+                )
                 # the 剑 is spent on the city and the 战报 names the grain change (CW-UI-6)
                 expect(page.locator(".castle-hand")).not_to_contain_text(before, timeout=30_000)
                 expect(log).to_contain_text("攻击", timeout=30_000)
