@@ -168,7 +168,9 @@ def voila(notebook: Path, log_name: str) -> Iterator[int]:
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     env["JUPYTER_PATH"] = str(ROOT / "share" / "jupyter")  # the "throne" template
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    log = open(ROOT / "tests" / "artifacts" / log_name, "wb")  # noqa: SIM115
+    artifacts = ROOT / "tests" / "artifacts"
+    artifacts.mkdir(exist_ok=True)  # absent in a fresh clone until the browser tests run
+    log = open(artifacts / log_name, "wb")  # noqa: SIM115
     server = subprocess.Popen(
         [str(bin_dir / "voila"), str(notebook), "--no-browser", f"--port={port}",
          "--Voila.ip=127.0.0.1"],
