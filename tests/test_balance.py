@@ -23,6 +23,8 @@ import pytest
 from throne_lib.kit.balance import (
     FIRST,
     LEVER_HEADROOM,
+    REPAIR_GROUPS,
+    REPAIR_TRIES,
     BalanceGame,
     Budget,
     Candidate,
@@ -520,3 +522,76 @@ def test_the_search_aims_inside_the_band_and_the_report_judges_by_the_band() -> 
             + stated.first_seat_weight
             * max(0.0, p.after.rates[FIRST].win_rate - stated.first_seat_max)  # type: ignore[attr-defined]
         )
+
+
+# Two heroes out of band: the giant too strong, the monk too weak (power 3 against 5).
+TWO_OFF = TABLE.replace("monk,僧侣,5,3,", "monk,僧侣,3,3,")
+
+
+def test_the_repair_stage_fixes_what_a_short_search_leaves() -> None:
+    """After one generation the best candidate still leaves heroes out of band; the
+    repair's greedy steps (single-knob moves for the groups still out, measured on the
+    search blocks) bring the search imbalance down, every try joins the Pareto set, and
+    a try replays only the matches its knob's hero plays (the rest are cached)."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    short = replace(SMALL, population=4, generations=1)
+    plain = suggest(game, space, Targets(), short, seed=3, backend="serial")
+    fixed = suggest(game, space, Targets(), replace(short, repair=6), seed=3, backend="serial")
+    best_plain = min(p.search_imbalance for p in plain.proposals)
+    best_fixed = min(p.search_imbalance for p in fixed.proposals)
+    assert best_plain > 0.1  # the short search alone leaves a hero out of band
+    assert best_fixed < best_plain / 4
+    steps = [h for h in fixed.history if "repair" in h]
+    assert steps and steps[0]["moved"]
+    assert fixed.repairs_run == len(steps) <= 6
+    assert [h for h in fixed.history if "repair" not in h] == plain.history  # same search first
+    # the first step measured its tries on the matches of their heroes only: each try
+    # moves one hero's card, who plays half of a block's pairs
+    per_hero = (
+        sum(
+            len(b)
+            for b in _Search(
+                game, space, Targets(), short, 3, Evaluator(game, space, None), None
+            ).blocks
+        )
+        // 2
+    )
+    played = steps[0]["matches_played"] - plain.history[-1]["matches_played"]
+    assert 0 < played <= per_hero * REPAIR_TRIES * REPAIR_GROUPS
+    assert played % per_hero == 0
+    text = report_text(fixed)
+    assert f"repair: {fixed.repairs_run} of 6 steps" in text
+    assert "repair" not in report_text(plain)
+    # reproducible from the seed, on any backend
+    again = suggest(game, space, Targets(), replace(short, repair=6), seed=3, backend="process",
+                    workers=2)  # fmt: skip
+    assert again.front == fixed.front and report_text(again) == text
+
+
+def test_the_repair_leaves_frozen_fields_and_the_change_limit_alone() -> None:
+    game = ToyGame(TWO_OFF)
+    space = search_space(game, freeze=["monk.power", "giant"])
+    budget = replace(SMALL, population=4, generations=1, repair=4, max_changes=2)
+    res = suggest(game, space, Targets(), budget, seed=3, backend="serial")
+    assert res.repairs_run >= 1
+    for changes, _ in res.front:
+        keys = {k for k, _ in changes}
+        assert len(keys) <= 2
+        assert "monk.power" not in keys and not any(k.startswith("giant.") for k in keys)
+
+
+def test_a_time_limit_leaves_the_repair_its_share_and_stops_it_too() -> None:
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    budget = replace(SMALL, population=4, generations=3, repair=3, time_limit=1e-9)
+    res = suggest(game, space, Targets(), budget, seed=3, backend="serial")
+    assert res.generations_run == 0 and res.repairs_run == 0
+    assert res.repair_stop == "time"
+    assert "repair: 0 of 3 steps (stopped by the time limit; rerun with --repair 0" in (
+        report_text(res)
+    )
+    with pytest.raises(ValueError, match="repair"):
+        Budget(repair=-1)
+    with pytest.raises(ValueError, match="repair_share"):
+        Budget(repair_share=1.0)

@@ -21,6 +21,11 @@ draw a block of matches and how to play a batch of them. The search itself:
 - **Racing**: offspring are measured block by block and dropped as soon as a paired
   test over the blocks played shows a candidate with no more (and no bigger) changes
   is clearly better (F-Race style; ``z`` sets how sure).
+- **Repair** (optional, ``Budget.repair``): after the generations, a greedy local search
+  from the best candidate: each step tries single steps of a few knobs of each group
+  still out of band (weighted like guided changes), and keeps the best if it lowers the
+  imbalance. A knob of one general's card replays only that general's matches, so a
+  step costs a fraction of a generation and goes deeper than a population can.
 - **Holdout**: every proposal shown is re-measured, with the unchanged table beside
   it, on fresh blocks whose seeds the search never used; win rates carry 95% Wilson
   intervals.
@@ -58,6 +63,10 @@ LEVER_HEADROOM = 0.025
 # The least weight a guided change gives a knob of a group that misses its band (one
 # general's own card, 10 points out of the band, weighs about 0.15).
 MIN_PULL = 0.01
+# The repair stage (:meth:`_Search.repair`): knobs tried per out-of-band group and step,
+# and how many of the worst groups one step works on.
+REPAIR_TRIES = 4
+REPAIR_GROUPS = 3
 
 
 def block_seed(seed: int, k: int, holdout: bool = False) -> int:
@@ -683,11 +692,17 @@ class Budget:
     game of the tests (4 heroes, one too strong) aiming 2 points inside did not find the
     fix more often (7 of 16 seeds against 9), so it is a knob for many-group tables.
 
+    ``repair`` (steps, 0: off) runs :meth:`_Search.repair` after the generations: at
+    most this many greedy steps from the best candidate, each trying a few single-knob
+    moves for the groups still out of band. With a time limit the generations leave
+    ``repair_share`` of it to the repair.
+
     ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
-    is not started when the time spent, one more generation as long as the last one and
-    the holdout (estimated from the time per match so far) would pass it. A run stopped
-    early says so (:attr:`BalanceResult.generations_run`); it is reproducible with
-    ``generations`` set to the number it ran (the seeds do not depend on the clock)."""
+    (or repair step) is not started when the time spent, one more as long as the last
+    one and the holdout (estimated from the time per match so far) would pass it. A run
+    stopped early says so (:attr:`BalanceResult.generations_run`,
+    :attr:`BalanceResult.repairs_run`); it is reproducible with ``generations`` and
+    ``repair`` set to the numbers it ran (the seeds do not depend on the clock)."""
 
     population: int = 8
     generations: int = 6
@@ -700,6 +715,8 @@ class Budget:
     time_limit: float | None = None
     rules_first: bool = True
     aim: float = 0.0
+    repair: int = 0
+    repair_share: float = 0.25
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -715,6 +732,10 @@ class Budget:
             raise ValueError("budget population must be at least 2")
         if not 0 <= self.aim < 0.5:
             raise ValueError(f"budget aim {self.aim}: expected 0 <= aim < 0.5")
+        if self.repair < 0:
+            raise ValueError("budget repair must be at least 0 (steps)")
+        if not 0 <= self.repair_share < 1:
+            raise ValueError(f"budget repair_share {self.repair_share}: expected 0 <= share < 1")
 
 
 @dataclass
@@ -826,6 +847,20 @@ class BalanceResult:
         time limit stopped it."""
         return max((int(h["generation"]) for h in self.history), default=0)
 
+    @property
+    def repairs_run(self) -> int:
+        """Repair steps the search ran (fewer than ``budget.repair`` when it ran out of
+        time, or when every group was in band or no step helped)."""
+        return max((int(h.get("repair", 0)) for h in self.history), default=0)
+
+    @property
+    def repair_stop(self) -> str | None:
+        """Why the repair stopped before its budget: "time", "in band" or "no move"."""
+        for h in reversed(self.history):
+            if "repair_stop" in h:
+                return str(h["repair_stop"])
+        return None
+
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -863,13 +898,16 @@ class _Search:
         self.history: list[dict[str, Any]] = []
         self.started = time.monotonic()
 
-    def _out_of_time(self, last_generation: float) -> bool:
+    def _out_of_time(self, last_generation: float, reserve: bool = False) -> bool:
         """Would one more generation (as long as the last) and the holdout pass the
         budget's time limit? The holdout is estimated at the run's time per match so far
-        for the unchanged table and every proposal replaying all its matches."""
+        for the unchanged table and every proposal replaying all its matches. ``reserve``:
+        leave the repair its share of the limit too."""
         limit = self.budget.time_limit
         if limit is None:
             return False
+        if reserve and self.budget.repair:
+            limit *= 1 - self.budget.repair_share
         spent = time.monotonic() - self.started
         per_match = spent / max(1, self.ev.played)
         items = sum(len(b) for b in self.blocks) / len(self.blocks)
@@ -1113,7 +1151,7 @@ class _Search:
         self._report(0, pop, dropped=sum(c.dropped_at is not None for c in ladder + first))
         last = time.monotonic() - self.started
         for gen in range(1, b.generations + 1):
-            if self._out_of_time(last):
+            if self._out_of_time(last, reserve=True):
                 break
             t0 = time.monotonic()
             rank, crowd = nsga.ranks(self._points(pop))
@@ -1138,13 +1176,99 @@ class _Search:
             pop = [merged[i] for i in keep]
             self._report(gen, pop, dropped=sum(c.dropped_at is not None for c in kids))
             last = time.monotonic() - t0
+        if b.repair:
+            self.repair(taken)
         return pop
 
-    def _report(self, gen: int, pop: list[Candidate], dropped: int = 0) -> None:
+    def _best(self) -> Candidate:
+        """The fully measured candidate with the least imbalance (then fewest, smallest
+        changes)."""
+        cands = sorted(self.archive.values(), key=lambda c: c.changes)
+        return min(cands, key=lambda c: c.objectives(self.space, self.targets, self.groups))
+
+    def repair_moves(self, cur: Candidate, taken: set[Changes]) -> list[Candidate]:
+        """One repair step's tries: for each of the :data:`REPAIR_GROUPS` groups furthest
+        out of (the aimed) band, up to :data:`REPAIR_TRIES` of its knobs, drawn without
+        replacement by :meth:`_pull`, each moved one step from ``cur`` in the direction
+        that helps the group (back towards its base, or a new change while ``cur`` has
+        fewer than ``max_changes``). The first seat is left to the lever ladder."""
+        assert cur.tally is not None
+        complaints = [
+            c
+            for c in cur.tally.complaints(self.targets, self.groups)
+            if c[0] != FIRST and self.by_group.get(c[0])
+        ]
+        complaints.sort(key=lambda c: (-c[2], c[0]))
+        current = dict(cur.changes)
+        tries: list[Candidate] = []
+        for group, direction, _ in complaints[:REPAIR_GROUPS]:
+            knobs: list[Knob] = []
+            for k in self.by_group[group]:
+                if k.key not in current and len(current) >= self.budget.max_changes:
+                    continue
+                now = current.get(k.key, k.base)
+                if self._clip(k, now + direction * k.sign * k.step) != now:
+                    knobs.append(k)
+            weights = [self._pull(k, direction, cur.tally) for k in knobs]
+            mine = 0
+            while knobs and mine < REPAIR_TRIES:
+                i = self.rng.choices(range(len(knobs)), weights)[0]
+                k = knobs.pop(i)
+                weights.pop(i)
+                now = current.get(k.key, k.base)
+                value = self._clip(k, now + direction * k.sign * k.step)
+                c = self._new({**current, k.key: value}, taken)
+                if c is not None:  # None: measured before (by the search or a step)
+                    tries.append(c)
+                    mine += 1
+        return tries
+
+    def repair(self, taken: set[Changes]) -> None:
+        """The repair stage: greedy steps from the best candidate (see
+        :data:`Budget.repair`). Each step measures its tries on every search block, racing
+        them against the current candidate, and moves to the best try if it lowers the
+        imbalance; every try measured joins the archive (and so the Pareto set)."""
+        cur = self._best()
+        gen = max((int(h["generation"]) for h in self.history), default=0)
+        last = 0.0
+        stop = "budget"
+        for step in range(1, self.budget.repair + 1):
+            if cur.objectives(self.space, self.targets, self.groups)[0] == 0:
+                stop = "in band"
+                break
+            if self._out_of_time(last):
+                stop = "time"
+                break
+            t0 = time.monotonic()
+            tries = self.repair_moves(cur, taken)
+            self.evaluate(tries, [cur])
+            done = [c for c in tries if c.tally is not None]
+            best = min(
+                [cur, *done], key=lambda c: c.objectives(self.space, self.targets, self.groups)
+            )
+            moved = best is not cur
+            cur = best
+            self._report(gen, [cur], dropped=len(tries) - len(done), repair=step, moved=moved)
+            last = time.monotonic() - t0
+            if not tries:
+                stop = "no move"
+                break
+        self.history[-1]["repair_stop"] = stop
+
+    def _report(
+        self,
+        gen: int,
+        pop: list[Candidate],
+        dropped: int = 0,
+        repair: int | None = None,
+        moved: bool = False,
+    ) -> None:
         pts = self._points(pop)
         best = min(pts)
+        extra = {} if repair is None else {"repair": repair, "moved": moved}
         self.history.append(
             {
+                **extra,
                 "generation": gen,
                 "generations": self.budget.generations,
                 "best_imbalance": best[0],

@@ -185,6 +185,21 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         f"(default {d.aim}; the report judges by the band itself)",
     )
     b.add_argument(
+        "--repair",
+        type=int,
+        default=d.repair,
+        metavar="STEPS",
+        help="after the generations, at most STEPS greedy repair steps for the groups still "
+        f"out of band (default {d.repair}: none)",
+    )
+    b.add_argument(
+        "--repair-share",
+        type=float,
+        default=d.repair_share,
+        help=f"with --time-limit, the share of it the generations leave to the repair "
+        f"(default {d.repair_share})",
+    )
+    b.add_argument(
         "--no-rules-first",
         dest="rules_first",
         action="store_false",
@@ -280,6 +295,8 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         time_limit=60 * args.time_limit if args.time_limit is not None else None,
         rules_first=args.rules_first,
         aim=args.aim,
+        repair=args.repair,
+        repair_share=args.repair_share,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
@@ -294,7 +311,11 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         bounds=bounds,
         freeze=args.freeze,
     )
-    bar = tqdm(total=budget.generations + 1, disable=args.no_progress, desc="generations")
+    bar = tqdm(
+        total=budget.generations + 1 + budget.repair,
+        disable=args.no_progress,
+        desc="generations" + (" + repair" if budget.repair else ""),
+    )
 
     def progress(st: dict[str, Any]) -> None:
         if st.get("holdout"):

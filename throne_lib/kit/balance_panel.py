@@ -220,9 +220,14 @@ class SuggestPanel:
         if h.get("holdout"):
             self.status.value = f"留出验证完成 · {h['matches_played']} 局"
             return
-        self.progress.value = min(self.progress.max, h["generation"] + 1)
+        self.progress.value = min(self.progress.max, h["generation"] + 1 + h.get("repair", 0))
+        stage = (
+            f"修补第 {h['repair']} 步"
+            if "repair" in h
+            else f"第 {h['generation']}/{h['generations']} 代"
+        )
         self.status.value = (
-            f"第 {h['generation']}/{h['generations']} 代 · 最小失衡 {h['best_imbalance']:.3f}"
+            f"{stage} · 最小失衡 {h['best_imbalance']:.3f}"
             f"（{h['best_changes']} 处改动）· 已模拟 {h['matches_played']} 局"
         )
 
@@ -235,7 +240,7 @@ class SuggestPanel:
         freeze = [f.strip() for f in self.freeze.value.split(",") if f.strip()]
         space = search_space(game, freeze=freeze)
         budget = self._budget()
-        self.progress.max = budget.generations + 1
+        self.progress.max = budget.generations + 1 + budget.repair
         self.progress.value = 0
         self.applied.value = ""
         self.button.disabled = True

@@ -79,6 +79,19 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
             if res.generations_run < b.generations
             else []
         ),
+        *(
+            [
+                f"repair: {res.repairs_run} of {b.repair} steps"
+                + {
+                    "time": " (stopped by the time limit; rerun with "
+                    f"--repair {res.repairs_run} to repeat it)",
+                    "in band": " (every group in band)",
+                    "no move": " (no knob left to try)",
+                }.get(res.repair_stop or "", "")
+            ]
+            if b.repair
+            else []
+        ),
         f"search space: {len(res.space)} knobs; matches played: {res.matches_played}",
         f"unchanged table: imbalance {res.before_search:.3f} on the search blocks, "
         f"{res.before.imbalance:.3f} on the holdout blocks "
