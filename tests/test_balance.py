@@ -23,8 +23,10 @@ import pytest
 from throne_lib.kit.balance import (
     FIRST,
     LEVER_HEADROOM,
+    MAX_SEED,
     REPAIR_GROUPS,
     REPAIR_TRIES,
+    VERIFY_BASE,
     BalanceGame,
     Budget,
     Candidate,
@@ -40,6 +42,7 @@ from throne_lib.kit.balance import (
     search_space,
     suggest,
     tally,
+    verify,
 )
 from throne_lib.kit.balance_report import (
     apply_changes,
@@ -595,3 +598,42 @@ def test_a_time_limit_leaves_the_repair_its_share_and_stops_it_too() -> None:
         Budget(repair=-1)
     with pytest.raises(ValueError, match="repair_share"):
         Budget(repair_share=1.0)
+
+
+def test_verification_seeds_are_never_search_or_holdout_seeds() -> None:
+    game = ToyGame()
+    rng = random.Random(0)
+    runs = {
+        s for seed in (0, 1, MAX_SEED - 1) for k in range(5) for h in (False, True)
+        for *_, s in game.block(rng, block_seed(seed, k, holdout=h))
+    }  # fmt: skip
+    checks = {s for k in range(5) for *_, s in game.block(rng, block_seed(0, k, verify=True))}
+    assert checks and not checks & runs
+    assert min(checks) >= VERIFY_BASE > max(runs)
+    with pytest.raises(ValueError, match="seed"):
+        block_seed(MAX_SEED, 0)
+
+
+def test_verify_re_measures_saved_proposals_on_fresh_seeds(found: object) -> None:
+    """The search's best proposal, re-measured on verification blocks: the giant still
+    comes down and the figures differ from the holdout's (other dice), while the same
+    verify seed gives the same figures on any backend."""
+    game = ToyGame()
+    res = found
+    best = min(res.proposals, key=lambda p: p.after.imbalance)  # type: ignore[attr-defined]
+    props = {best.number: dict(best.changes)}
+    v = verify(game, props, Targets(), seed=5, blocks=30, backend="serial")
+    after = v.after[best.number]
+    assert v.before.rates["giant"].win_rate > 0.7
+    assert 0.4 <= after.rates["giant"].win_rate <= 0.6
+    assert after.imbalance < v.before.imbalance
+    assert after.rates["giant"].matches == v.before.rates["giant"].matches == 30 * 12
+    assert after.rates["giant"].win_rate != best.after.rates["giant"].win_rate
+    again = verify(game, props, Targets(), seed=5, blocks=30, backend="process", workers=2)
+    assert again == v
+    assert verify(game, props, Targets(), seed=6, blocks=30, backend="serial") != v
+    # a table that has moved on since the run is refused, naming the knob
+    with pytest.raises(ValueError, match=r"giant.power is 8 in the table.*made from 9"):
+        verify(game, props, Targets(), blocks=1, backend="serial", base={"giant.power": 9})
+    with pytest.raises(ValueError, match="no knob for"):
+        verify(game, {1: {"dragon.power": 3}}, Targets(), blocks=1, backend="serial")

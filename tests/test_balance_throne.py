@@ -135,6 +135,17 @@ def test_cli_suggest_writes_report_and_parquet_and_applies(tmp_path: Path) -> No
     assert numbers, (
         text
     )  # seed 2 of this tiny run finds one (on the table and search of this commit)
+    # verify: the run's agent, generals and targets, from the Parquet file, on fresh seeds
+    check = tmp_path / "v.txt"
+    verify = ["balance", "verify", str(out), "--cards", str(cards), "--blocks", "2"]
+    assert throne_main([*verify, "--workers", "1", "--seed", "1", "--report", str(check)]) == 0
+    vtext = check.read_text(encoding="utf-8")
+    assert "verify seed 1, 2 blocks" in vtext and "no search and no holdout" in vtext
+    for n in numbers:
+        assert f"== proposal {n}:" in vtext
+    shown = re.findall(r"(?:yes|NO)\s+(\w+) ", vtext)
+    assert set(shown) - {"first"} == set(FOUR.split(","))  # the run's generals, not all 18
+    assert cards.read_text(encoding="utf-8") == TEXT  # verify writes nothing
     assert throne_main(["balance", "apply", str(out), str(numbers[0]), "--cards", str(cards)]) == 0
     diff = diff_tables(TEXT, cards.read_text(encoding="utf-8"))
     row = frame[frame["proposal"] == numbers[0]].iloc[0]
@@ -145,6 +156,7 @@ def test_cli_suggest_writes_report_and_parquet_and_applies(tmp_path: Path) -> No
     now = cards.read_bytes()
     assert throne_main(["balance", "apply", str(out), str(numbers[0]), "--cards", str(cards)]) == 1
     assert cards.read_bytes() == now
+    assert throne_main([*verify, "--workers", "1"]) == 1  # nor measured against it
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

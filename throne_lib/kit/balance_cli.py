@@ -10,6 +10,7 @@ and ``apply`` are the same for every game and live here.
 
     throne balance suggest [--game NAME] [targets] [search space] [budget] [--seed N]
                            [--out FILE] [--report FILE] [--apply N]
+    throne balance verify RESULTS.parquet [N …] [--seed S] [--blocks K] [options]
     throne balance apply RESULTS.parquet N [--game NAME] [--cards PATH]
 
 See ``docs/balance.md``.
@@ -37,8 +38,16 @@ from throne_lib.kit.balance import (
     parse_bounds,
     search_space,
     suggest,
+    verify,
 )
-from throne_lib.kit.balance_report import apply_changes, proposal_changes, report_text, save_result
+from throne_lib.kit.balance_report import (
+    apply_changes,
+    proposal_changes,
+    report_text,
+    save_result,
+    targets_of,
+    verification_text,
+)
 
 if TYPE_CHECKING:
     from throne_lib.kit.balance_panel import SuggestPanel
@@ -215,6 +224,32 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         "--apply", type=int, default=None, metavar="N", help="write proposal N into the table"
     )
     s.add_argument("--no-progress", action="store_true")
+    v = sub.add_parser(
+        "verify",
+        help="re-measure saved proposals on fresh seeds no search or holdout used",
+        argument_default=argparse.SUPPRESS,  # unset: the run's own (saved) option
+    )
+    v.add_argument("--game", default=name, help=f"the game (here: {name})")
+    v.add_argument("results", help="Parquet file written by balance suggest")
+    v.add_argument("numbers", type=int, nargs="*", help="proposal numbers (default: all)")
+    v.add_argument("--cards", help=cards)
+    v.add_argument("--agent", choices=list(h.agents), help="every seat's (default: the run's)")
+    vt = v.add_argument_group("targets (default: the run's)")
+    vt.add_argument("--band", help=f"win-rate band per {h.groups} (LOW:HIGH)")
+    if h.first_seat:
+        vt.add_argument("--first-seat-max", type=float, help="bound on the first seat")
+    if h.add_arguments is not None:
+        h.add_arguments(v)
+    v.add_argument("--seed", type=int, help="verify seed (default 0)")
+    v.add_argument("--blocks", type=int, help="verification blocks (default: the run's holdout's)")
+    v.add_argument("--backend", choices=("process", "dask", "serial"))
+    v.add_argument("--workers", type=int, help="default: all cores")
+    v.add_argument("--scheduler", help="Dask scheduler address")
+    v.add_argument("--chunk", type=int, help="matches per worker task")
+    v.add_argument("--report", help="also write the text report here")
+    for action in v._actions:  # the game's options name their defaults: unset is the run's
+        if action.option_strings and action.dest not in ("help", "game"):
+            action.default = argparse.SUPPRESS
     a = sub.add_parser("apply", help="write a saved proposal into the card table")
     a.add_argument("--game", default=name, help=f"the game (here: {name})")
     a.add_argument("results", help="Parquet file written by balance suggest")
@@ -344,7 +379,9 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     finally:
         bar.close()
     text = report_text(res, getattr(game, "names", {})) + "\n\n" + clock.line(res.matches_played)
-    out = save_result(res, args.out)
+    saved = {n: getattr(args, n) for n in game_options(h) if hasattr(args, n)}
+    saved["holdout_blocks"] = args.holdout_blocks
+    out = save_result(res, args.out, saved)
     if args.report:
         Path(args.report).write_text(text + "\n", encoding="utf-8")
     print(text)
@@ -367,6 +404,73 @@ def _apply(
     print(f"proposal {number} written to {path}")
     for r in rules:
         print(f"rules change (not a card-table field; set it in {h.rules_type}(...)): {r}")
+
+
+def game_options(h: BalanceHooks) -> list[str]:
+    """The options that decide how a match is played (the agent and the game's own):
+    saved with a run's results, so ``verify`` plays the same matches' kind."""
+    p = argparse.ArgumentParser(add_help=False)
+    if h.add_arguments is not None:
+        h.add_arguments(p)
+    return ["agent", *(a.dest for a in p._actions if a.dest != "help")]
+
+
+def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
+    """``balance verify``: the run's saved proposals and the unchanged table on fresh
+    verification seeds, with the run's agent, game options and targets unless given."""
+    import json
+
+    import pandas as pd
+
+    frame = pd.read_parquet(args.results, engine="pyarrow")
+    given = vars(args)
+    saved: dict[str, Any] = {}
+    if "options_json" in frame.columns and not frame.empty:
+        saved = json.loads(frame["options_json"].iloc[0])
+    opts = options(name)
+    for key in game_options(h):
+        if key in given:
+            setattr(opts, key, given[key])
+        elif key in saved:
+            setattr(opts, key, saved[key])
+    numbers = given.get("numbers") or sorted(int(n) for n in frame["proposal"].unique() if n > 0)
+    if not numbers:
+        raise ValueError(f"{args.results}: no proposals to verify")
+    proposals: dict[int, dict[str, int]] = {}
+    base: dict[str, int] = {}
+    for n in numbers:
+        new, old = proposal_changes(frame, n)
+        proposals[n] = new
+        base.update(old)
+    rules = sorted({k.split(".", 1)[1] for ch in proposals.values() for k in ch if "." in k
+                    and k.startswith("rules.")})  # fmt: skip
+    opts.rules = ",".join(rules)
+    opts.rules_knobs = _knobs(opts, h)
+    targets = targets_of(frame) or Targets()
+    if "band" in given:
+        lo, hi = _pair(given["band"], "band")
+        targets = dataclasses.replace(targets, band=(lo, hi))
+    if "first_seat_max" in given:
+        targets = dataclasses.replace(targets, first_seat_max=given["first_seat_max"])
+    path = _cards(given.get("cards"), h)
+    game = h.make(path.read_text(encoding="utf-8"), opts)
+    v = verify(
+        game,
+        proposals,
+        targets,
+        seed=given.get("seed", 0),
+        blocks=given.get("blocks", int(saved.get("holdout_blocks", Budget().holdout_blocks))),
+        backend=given.get("backend", "process"),
+        workers=given.get("workers"),
+        scheduler=given.get("scheduler"),
+        chunk=given.get("chunk", 4),
+        base=base,
+    )
+    text = verification_text(v, frame, getattr(game, "names", {}), str(args.results))
+    if "report" in given:
+        Path(given["report"]).write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
 
 
 def apply_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
@@ -399,7 +503,8 @@ def main(argv: Sequence[str] | None = None, game: str | None = None) -> int:
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return suggest_main(name, h, args) if args.sub == "suggest" else apply_main(name, h, args)
+        run = {"suggest": suggest_main, "verify": verify_main}.get(args.sub, apply_main)
+        return run(name, h, args)
     except (ValueError, OSError, argparse.ArgumentTypeError) as exc:
         problems = getattr(exc, "problems", None)
         if isinstance(problems, list) and problems:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from throne_lib.kit.balance import (
     Changes,
     GroupRate,
     Measure,
+    Targets,
+    Verification,
     apply_card_changes,
     base_values,
 )
@@ -112,28 +114,91 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
         ]
         for name, old, new in p.rules_changes:
             lines.append(f"rules: {name} {old} -> {new}")
-        lines.append(f"{'before (holdout)':<26}{'after (holdout)':<26}on target  group")
-        lo, hi = res.targets.band
-        for g in [*res.groups, FIRST]:
-            a = p.after.rates[g].win_rate
-            if g == FIRST:
-                label, ok = "first seat", a <= res.targets.first_seat_max
-            else:
-                label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a <= hi
-            before = _pct(res.before.rates[g])
-            lines.append(
-                f"{before:<26}{_pct(p.after.rates[g]):<26}{'yes' if ok else 'NO':<11}{label}"
-            )
-        if res.targets.length is not None:
-            lines.append(
-                f"{res.before.mean_length:<26.1f}{p.after.mean_length:<26.1f}{'':<11}mean length"
-            )
+        lines += _rate_lines(res.groups, res.targets, res.before, p.after, names, "holdout")
     return "\n".join(lines)
 
 
-def result_frame(res: BalanceResult) -> pd.DataFrame:
+def _rate_lines(
+    groups: Sequence[str],
+    targets: Targets,
+    before: Measure,
+    after: Measure,
+    names: Mapping[str, str],
+    where: str,
+) -> list[str]:
+    """Before/after win rate of each group and the first seat, with 95% intervals."""
+    lines = [f"{f'before ({where})':<26}{f'after ({where})':<26}on target  group"]
+    lo, hi = targets.band
+    for g in [*groups, FIRST]:
+        a = after.rates[g].win_rate
+        if g == FIRST:
+            label, ok = "first seat", a <= targets.first_seat_max
+        else:
+            label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a <= hi
+        lines.append(
+            f"{_pct(before.rates[g]):<26}{_pct(after.rates[g]):<26}{'yes' if ok else 'NO':<11}"
+            f"{label}"
+        )
+    if targets.length is not None:
+        lines.append(f"{before.mean_length:<26.1f}{after.mean_length:<26.1f}{'':<11}mean length")
+    return lines
+
+
+def targets_of(frame: pd.DataFrame) -> Targets | None:
+    """The targets a saved result was searched and judged by (None: an older file)."""
+    if "targets_json" not in frame.columns or frame.empty:
+        return None
+    d = json.loads(frame["targets_json"].iloc[0])
+    return Targets(
+        tuple(d["band"]),
+        d["first_seat_max"],
+        tuple(d["length"]) if d.get("length") else None,
+        d["first_seat_weight"],
+    )
+
+
+def verification_text(
+    v: Verification,
+    frame: pd.DataFrame,
+    names: Mapping[str, str] | None = None,
+    source: str = "",
+) -> str:
+    """The verification report: each re-measured proposal's imbalance on the search, the
+    holdout and the verification blocks, then its win rates before/after on the latter."""
+    names = names or {}
+    t = v.targets
+    per_table = (v.before.rates[FIRST].matches) or 0
+    lines = [
+        f"== verification{f' of {source}' if source else ''} on fresh seeds ==",
+        f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%, "
+        f"first seat ≤ {100 * t.first_seat_max:.0f}%",
+        f"verify seed {v.seed}, {v.blocks} blocks ({per_table} matches per table): seeds no "
+        f"search and no holdout ever plays; matches played: {v.matches_played}",
+        f"unchanged table: imbalance {v.before.imbalance:.3f} "
+        f"(first seat {_pct(v.before.rates[FIRST])})",
+    ]
+    for n, m in sorted(v.after.items()):
+        rows = frame[frame["proposal"] == n]
+        first = rows.iloc[0]
+        lines += [
+            "",
+            f"== proposal {n}: {int(first['changes'])} change(s), imbalance search "
+            f"{first['search_imbalance']:.3f} -> holdout {first['holdout_imbalance']:.3f} -> "
+            f"verify {m.imbalance:.3f}; targets met on the verification seeds: "
+            f"{'yes' if m.meets else 'no'} ==",
+        ]
+        if first["diff"]:
+            lines.append(str(first["diff"]))
+        if first["rules"]:
+            lines.append(f"rules: {first['rules']}")
+        lines += _rate_lines(v.groups, t, v.before, m, names, "verify")
+    return "\n".join(lines)
+
+
+def result_frame(res: BalanceResult, options: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """One row per (proposal, group): proposal 0 is the unchanged table. Proposal-level
-    columns repeat on each of its rows (the changes as JSON, the diff, the rules)."""
+    columns repeat on each of its rows (the changes as JSON, the diff, the rules); the
+    run's targets and ``options`` (how its matches were played) as JSON on every row."""
     rows: list[dict[str, Any]] = []
     entries: list[tuple[int, Changes, str, str, Measure, float, float]] = [
         (0, (), "", "", res.before, res.before_search, 0.0)
@@ -143,6 +208,16 @@ def result_frame(res: BalanceResult) -> pd.DataFrame:
         entries.append(
             (p.number, p.changes, p.diff_text, rules, p.after, p.search_imbalance, p.size)
         )
+    t = res.targets
+    targets_json = json.dumps(
+        {
+            "band": list(t.band),
+            "first_seat_max": t.first_seat_max,
+            "length": list(t.length) if t.length else None,
+            "first_seat_weight": t.first_seat_weight,
+        }
+    )
+    options_json = json.dumps(dict(options or {}), ensure_ascii=False)
     for number, changes, diff, rules, m, search_imb, size in entries:
         for g, r in m.rates.items():
             before = res.before.rates[g]
@@ -168,16 +243,23 @@ def result_frame(res: BalanceResult) -> pd.DataFrame:
                     "after_low": r.ci_low,
                     "after_high": r.ci_high,
                     "seed": res.seed,
+                    "targets_json": targets_json,
+                    "options_json": options_json,
                 }
             )
     return pd.DataFrame(rows)
 
 
-def save_result(res: BalanceResult, path: str | Path) -> Path:
+def save_result(
+    res: BalanceResult, path: str | Path, options: Mapping[str, Any] | None = None
+) -> Path:
+    """Write the result frame atomically; ``options`` (JSON-able: the agent and the
+    game's own options of the run) go in column ``options_json`` for ``verify``."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(f".{p.name}.tmp")
-    result_frame(res).to_parquet(tmp, engine="pyarrow", index=False)
+    frame = result_frame(res, options)
+    frame.to_parquet(tmp, engine="pyarrow", index=False)
     tmp.replace(p)
     return p
 
