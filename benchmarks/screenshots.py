@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 
 from bench_ui import ROOT, STATE, launch, voila  # noqa: E402
+from widget_input import set_slider  # noqa: E402
 
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L  # noqa: E402
 
@@ -73,16 +75,6 @@ def _play(page: Any) -> None:
     click(*L.cell_center(7 + 1))
 
 
-def _set_slider(page: Any, label: str, value: int) -> None:
-    """Type into an ipywidgets slider's editable readout."""
-    slider = page.locator(".widget-slider", has=page.get_by_text(label, exact=True))
-    readout = slider.locator(".widget-readout")
-    readout.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.type(str(value))
-    page.keyboard.press("Enter")
-
-
 def _replay(page: Any, shot: Callable[[str], None]) -> None:
     """The golden log (the page opens the newest log of logs/ first) at round 5."""
     page.get_by_text("步 0/").wait_for(timeout=60_000)
@@ -121,13 +113,13 @@ def _tower(page: Any, shot: Callable[[str], None]) -> None:
 def _balance(page: Any, shot: Callable[[str], None]) -> None:
     """A small sweep from the page's button (4 generals, 2 matches a pair, serial), then
     a tiny 调平建议 search; the suggestions are in ``balance-suggest-*``."""
-    _set_slider(page, "每对局数", 2)
+    set_slider(page, "每对局数", 2)
     page.get_by_role("button", name="运行新一轮模拟").click()
     page.get_by_text("完成：").wait_for(timeout=600_000)
     page.wait_for_timeout(500)
     shot("")
     for label, value in (("种群", 2), ("代数", 1), ("搜索区块", 2), ("留出区块", 1)):
-        _set_slider(page, label, value)
+        set_slider(page, label, value)
     page.get_by_role("button", name="开始搜索").click()
     page.get_by_text("留出验证完成").wait_for(timeout=600_000)
     page.wait_for_timeout(1000)

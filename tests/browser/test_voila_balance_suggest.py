@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from widget_input import set_slider
 
 pytestmark = pytest.mark.browser
 
@@ -18,20 +19,9 @@ RENDER_TIMEOUT_MS = 120_000
 RUN_TIMEOUT_MS = 600_000
 
 
-def _set_slider(page: Page, label: str, value: int) -> None:
-    """Type into an ipywidgets slider's editable readout."""
-    slider = page.locator(".widget-slider", has=page.get_by_text(label, exact=True))
-    readout = slider.locator(".widget-readout")
-    readout.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.type(str(value))
-    page.keyboard.press("Enter")
-    expect(readout).to_have_text(str(value))
-
-
 def _run_tiny_search(page: Page) -> None:
     for label, value in (("种群", 2), ("代数", 1), ("搜索区块", 2), ("留出区块", 1)):
-        _set_slider(page, label, value)
+        set_slider(page, label, value)
     page.get_by_role("button", name="开始搜索").click()
     expect(page.get_by_text("留出验证完成")).to_be_visible(timeout=RUN_TIMEOUT_MS)
     found = page.get_by_text("调整后 after").or_(page.get_by_text("没有找到比现状更平衡的方案"))
