@@ -637,3 +637,24 @@ def test_verify_re_measures_saved_proposals_on_fresh_seeds(found: object) -> Non
         verify(game, props, Targets(), blocks=1, backend="serial", base={"giant.power": 9})
     with pytest.raises(ValueError, match="no knob for"):
         verify(game, {1: {"dragon.power": 3}}, Targets(), blocks=1, backend="serial")
+
+
+def test_at_the_change_limit_a_repair_move_swaps_a_change_out() -> None:
+    """With ``max_changes`` reached, a repair try for a group out of band may still take
+    one of its knobs: it drops one of the candidate's card changes that does not touch
+    that group (never the rules lever), so the try keeps the limit."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    budget = replace(SMALL, max_changes=3)
+    search = _Search(game, space, Targets(), budget, 0, Evaluator(game, space, None), None)
+    cur = Candidate((("archer.cost", 4), ("knight.cost", 4), ("rules.komi", 1)))
+    cur.tally = _rates_tally({"knight": 0.50, "archer": 0.50, "giant": 0.50, "monk": 0.30})  # type: ignore[assignment]
+    tries = search.repair_moves(cur, set())
+    assert tries
+    for t in tries:
+        keys = dict(t.changes)
+        assert len(keys) <= 3 and keys["rules.komi"] == 1
+        moved = {k for k in keys if dict(cur.changes).get(k) != keys[k]}
+        assert moved and all(k.startswith("monk.") for k in moved)  # only the monk's knobs
+        assert keys.get("monk.power", 3) >= 3 and keys.get("monk.cost", 3) <= 3  # stronger
+        assert len(set(dict(cur.changes)) - set(keys)) == 1  # one change swapped out

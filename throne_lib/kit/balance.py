@@ -1202,8 +1202,10 @@ class _Search:
         """One repair step's tries: for each of the :data:`REPAIR_GROUPS` groups furthest
         out of (the aimed) band, up to :data:`REPAIR_TRIES` of its knobs, drawn without
         replacement by :meth:`_pull`, each moved one step from ``cur`` in the direction
-        that helps the group (back towards its base, or a new change while ``cur`` has
-        fewer than ``max_changes``). The first seat is left to the lever ladder."""
+        that helps the group (further, back towards its base, or a new change). When
+        ``cur`` has ``max_changes`` already, a new change is a swap: it replaces one of
+        ``cur``'s card changes that touches none of the group's cards, drawn at random
+        (the rules lever stays). The first seat is left to the lever ladder."""
         assert cur.tally is not None
         complaints = [
             c
@@ -1212,24 +1214,32 @@ class _Search:
         ]
         complaints.sort(key=lambda c: (-c[2], c[0]))
         current = dict(cur.changes)
+        full = len(current) >= self.budget.max_changes
         tries: list[Candidate] = []
         for group, direction, _ in complaints[:REPAIR_GROUPS]:
             knobs: list[Knob] = []
             for k in self.by_group[group]:
-                if k.key not in current and len(current) >= self.budget.max_changes:
-                    continue
                 now = current.get(k.key, k.base)
                 if self._clip(k, now + direction * k.sign * k.step) != now:
                     knobs.append(k)
             weights = [self._pull(k, direction, cur.tally) for k in knobs]
+            droppable = sorted(
+                key
+                for key in current
+                if not self.space[key].is_rules and group not in self.space[key].groups
+            )
             mine = 0
             while knobs and mine < REPAIR_TRIES:
                 i = self.rng.choices(range(len(knobs)), weights)[0]
                 k = knobs.pop(i)
                 weights.pop(i)
                 now = current.get(k.key, k.base)
-                value = self._clip(k, now + direction * k.sign * k.step)
-                c = self._new({**current, k.key: value}, taken)
+                moved = {**current, k.key: self._clip(k, now + direction * k.sign * k.step)}
+                if full and k.key not in current:
+                    if not droppable:
+                        continue
+                    del moved[self.rng.choice(droppable)]
+                c = self._new(moved, taken)
                 if c is not None:  # None: measured before (by the search or a step)
                     tries.append(c)
                     mine += 1
