@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def nodelay_after_open(connection_class: type[ZMQChannelsWebsocketConnection]) -> int:
     """A real Tornado websocket whose ``open`` runs ``connection_class.connect`` (as
     jupyter_server's KernelWebsocketHandler does; the kernel side is stubbed): the
-    server socket's TCP_NODELAY once the client is connected."""
+    server socket's TCP_NODELAY once the client has connected and sent a frame (read then,
+    not in ``open``: anything that turned it off after ``open`` would show)."""
+    sockets: list[socket.socket] = []
     seen: list[int] = []
 
     class Handler(KernelWebsocketHandler):
@@ -56,8 +58,7 @@ def nodelay_after_open(connection_class: type[ZMQChannelsWebsocketConnection]) -
 
         async def open(self, *args: Any, **kwargs: Any) -> None:
             connection_class(websocket_handler=self).connect()
-            sock = self.ws_connection.stream.socket  # type: ignore[union-attr]
-            seen.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            sockets.append(self.ws_connection.stream.socket)  # type: ignore[union-attr]
 
     async def main() -> None:
         server = HTTPServer(Application([(r"/ws", Handler)]))
@@ -71,6 +72,7 @@ def nodelay_after_open(connection_class: type[ZMQChannelsWebsocketConnection]) -
             client = await websocket_connect(f"ws://127.0.0.1:{port}/ws")
             await client.write_message("ping")  # the handshake and open() are done
             await asyncio.sleep(0.05)
+            seen.extend(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for s in sockets)
             client.close()
         finally:
             server.stop()
