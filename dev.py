@@ -213,7 +213,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     env = venv_env()
     run([VENV_BIN / "ruff", "check", "."], env=env)
     run([VENV_BIN / "ruff", "format", "--check", "."], env=env)
-    run([VENV_BIN / "mypy", "throne_lib"], env=env)
+    run([VENV_BIN / "mypy", "throne_lib", "throne_serving"], env=env)
     # pyproject.toml makes this one run cover tests/ (library and browser tests) and
     # notebooks/ (each notebook executed by nbval, --nbval-lax).
     pytest_cmd = [str(VENV_BIN / "pytest"), *args.pytest_args]

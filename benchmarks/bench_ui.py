@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -161,8 +161,9 @@ STATE = "(() => { const e = document.querySelector('.tp-state'); return e ? e.da
 
 
 @contextlib.contextmanager
-def voila(notebook: Path, log_name: str) -> Iterator[int]:
-    """A Voilà server for ``notebook`` (cwd: the repository, for voila.json); its port."""
+def voila(notebook: Path, log_name: str, extra_args: Sequence[str] = ()) -> Iterator[int]:
+    """A Voilà server for ``notebook`` (cwd: the repository, for voila.json); its port.
+    ``extra_args``: more command-line options (``ui_latency_hops.py``'s probe)."""
     port = _free_port()
     bin_dir = Path(sys.executable).parent
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
@@ -173,7 +174,7 @@ def voila(notebook: Path, log_name: str) -> Iterator[int]:
     log = open(artifacts / log_name, "wb")  # noqa: SIM115
     server = subprocess.Popen(
         [str(bin_dir / "voila"), str(notebook), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1"],
+         "--Voila.ip=127.0.0.1", *extra_args],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:

@@ -1,0 +1,52 @@
+"""Code the dashboards' server process imports: the kernel websocket without Nagle's
+algorithm (issue 17: click -> highlight).
+
+A package of its own, beside ``throne_lib``: importing ``throne_lib`` loads the engine
+and pandas (0.7 s and 80 MB in the Voilà server, which never plays a match); this
+imports only jupyter_server, which the server has loaded already.
+
+jupyter_server relays each kernel message to the page as its own websocket frame: a
+click on the play board sends about eight (busy, the canvas batch, the status line, the
+inspector, idle, …), a few hundred bytes each. Tornado leaves the websocket's TCP socket
+with Nagle's algorithm on (its HTTP/1 connection turns ``TCP_NODELAY`` off again when
+the upgrade response is finished, and neither Tornado's ``WebSocketHandler`` nor
+jupyter_server turns it back on). So the second small frame of a click waits in the
+server's send buffer until the browser acknowledges the first one, and the browser's
+TCP stack delays that acknowledgement (Linux: 40 ms) hoping to piggyback it on data it
+never sends. Measured on localhost (``benchmarks/ui_latency_hops.py``): the kernel's
+update reached the page 44.5 ms (median) after the kernel sent it, of a 62.5 ms
+click -> highlight; the kernel's own work is under 1 ms on the floor page. With
+``TCP_NODELAY`` the same hop takes 4 ms.
+
+:class:`NoDelayConnection` is jupyter_server's own connection class that sets
+``TCP_NODELAY`` on the websocket once it is open (Tornado's documented remedy:
+``WebSocketHandler.set_nodelay``). ``voila.json`` names it
+(``Voila.kernel_websocket_connection_class``), for every ``voila`` started from the
+repository root (``dev.py serve``, the browser tests, ``benchmarks/bench_ui.py``).
+Tested by ``tests/test_ui_websocket.py``, which also checks that jupyter_server still
+leaves Nagle on (when it no longer does, this class can go).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+
+LOG = logging.getLogger("throne.websocket")
+
+
+class NoDelayConnection(ZMQChannelsWebsocketConnection):
+    """jupyter_server's kernel websocket connection with ``TCP_NODELAY`` on its socket:
+    each kernel message reaches the browser when it is written, not after the browser's
+    delayed acknowledgement of the previous one."""
+
+    # The signature of ZMQChannelsWebsocketConnection.connect, which itself differs from
+    # its base's (a coroutine there).
+    def connect(self) -> asyncio.Future[None] | None:  # type: ignore[override]
+        try:
+            self.websocket_handler.set_nodelay(True)
+        except (AssertionError, AttributeError, OSError) as error:  # a closed stream
+            LOG.debug("could not set TCP_NODELAY on the kernel websocket: %r", error)
+        return super().connect()
