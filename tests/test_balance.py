@@ -658,3 +658,33 @@ def test_at_the_change_limit_a_repair_move_swaps_a_change_out() -> None:
         assert moved and all(k.startswith("monk.") for k in moved)  # only the monk's knobs
         assert keys.get("monk.power", 3) >= 3 and keys.get("monk.cost", 3) <= 3  # stronger
         assert len(set(dict(cur.changes)) - set(keys)) == 1  # one change swapped out
+
+
+def test_a_repair_step_makes_the_best_move_of_each_group_together() -> None:
+    """Each group's best try that beats the current candidate, made together: moves on
+    different knobs combine (a swap's dropped change included), a second move on a knob
+    already moved is left out, and so is anything that would pass max_changes."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+    cur = Candidate((("knight.cost", 2),))
+    cur.tally = _rates_tally({"knight": 0.5, "archer": 0.5, "giant": 0.8, "monk": 0.2})  # type: ignore[assignment]
+
+    def attempt(changes: dict[str, int], fixes: str, rates: dict[str, float]) -> Candidate:
+        c = Candidate(tuple(sorted(changes.items())), fixes=fixes)
+        c.tally = _rates_tally({"knight": 0.5, "archer": 0.5, "giant": 0.8, "monk": 0.2, **rates})  # type: ignore[assignment]
+        return c
+
+    nerf = attempt({"knight.cost": 2, "giant.cost": 4}, "giant", {"giant": 0.6})
+    weaker = attempt({"knight.cost": 2, "giant.power": 7}, "giant", {"giant": 0.7})
+    buff = attempt({"monk.power": 4}, "monk", {"monk": 0.4})  # a swap: knight.cost out
+    worse = attempt({"knight.cost": 2, "monk.cost": 4}, "monk", {"monk": 0.1})
+    assert search.combine(cur, [nerf, weaker, buff, worse]) == {"giant.cost": 4, "monk.power": 4}
+    assert search.combine(cur, [nerf, weaker]) is None  # one group: nothing to combine
+    clash = attempt({"knight.cost": 2, "giant.cost": 5}, "monk", {"monk": 0.4})  # nerf's knob
+    assert search.combine(cur, [nerf, clash]) is None
+    tight = _Search(
+        game, space, Targets(), replace(SMALL, max_changes=2), 0, Evaluator(game, space, None), None
+    )
+    grow = attempt({"knight.cost": 2, "monk.power": 4}, "monk", {"monk": 0.4})
+    assert tight.combine(cur, [nerf, grow]) is None  # three changes: over the limit

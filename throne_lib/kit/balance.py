@@ -756,6 +756,7 @@ class Candidate:
     block_scores: list[float] = field(default_factory=list)  # imbalance per block played
     tally: Tally | None = None  # over every block, once fully evaluated
     dropped_at: int | None = None  # block after which racing dropped it
+    fixes: str | None = None  # the group a repair try was made for
 
     def objectives(
         self, space: SearchSpace, targets: Targets, groups: Sequence[str]
@@ -1241,14 +1242,57 @@ class _Search:
                     del moved[self.rng.choice(droppable)]
                 c = self._new(moved, taken)
                 if c is not None:  # None: measured before (by the search or a step)
+                    c.fixes = group
                     tries.append(c)
                     mine += 1
         return tries
 
+    def combine(self, cur: Candidate, tries: list[Candidate]) -> dict[str, int] | None:
+        """The moves of the best try of each group that beats ``cur``, made together (each
+        a difference from ``cur``); None unless two or more combine without touching the
+        same knob or passing ``max_changes``. The groups' moves were each measured from
+        ``cur``, and a match only one of them concerns is cached already, so the combined
+        candidate replays only the matches that two of them touch."""
+        here = cur.objectives(self.space, self.targets, self.groups)
+        best: dict[str, Candidate] = {}
+        for c in tries:
+            if c.tally is None or c.fixes is None:
+                continue
+            obj = c.objectives(self.space, self.targets, self.groups)
+            if obj < here and (
+                c.fixes not in best
+                or obj < best[c.fixes].objectives(self.space, self.targets, self.groups)
+            ):
+                best[c.fixes] = c
+        winners = sorted(
+            best.values(), key=lambda c: c.objectives(self.space, self.targets, self.groups)
+        )
+        base = dict(cur.changes)
+        merged = dict(base)
+        touched: set[str] = set()
+        used = 0
+        for w in winners:
+            mine = dict(w.changes)
+            delta = {k for k in set(base) | set(mine) if base.get(k) != mine.get(k)}
+            if delta & touched:
+                continue
+            trial = dict(merged)
+            for k in delta:
+                if k in mine:
+                    trial[k] = mine[k]
+                else:
+                    del trial[k]
+            if len(trial) > self.budget.max_changes:
+                continue
+            merged, used = trial, used + 1
+            touched |= delta
+        return merged if used >= 2 else None
+
     def repair(self, taken: set[Changes]) -> None:
         """The repair stage: greedy steps from the best candidate (see
         :data:`Budget.repair`). Each step measures its tries on every search block, racing
-        them against the current candidate, and moves to the best try if it lowers the
+        them against the current candidate, then the best improving try of each group made
+        together (:meth:`combine`), and moves to the best of these if it lowers the
         imbalance; every try measured joins the archive (and so the Pareto set)."""
         cur = self._best()
         gen = max((int(h["generation"]) for h in self.history), default=0)
@@ -1265,6 +1309,10 @@ class _Search:
             tries = self.repair_moves(cur, taken)
             self.evaluate(tries, [cur])
             done = [c for c in tries if c.tally is not None]
+            together = self.combine(cur, done)
+            if together is not None and (c := self._new(together, taken)) is not None:
+                self.evaluate([c], [])
+                done.append(c)
             best = min(
                 [cur, *done], key=lambda c: c.objectives(self.space, self.targets, self.groups)
             )
