@@ -688,3 +688,20 @@ def test_a_repair_step_makes_the_best_move_of_each_group_together() -> None:
     )
     grow = attempt({"knight.cost": 2, "monk.power": 4}, "monk", {"monk": 0.4})
     assert tight.combine(cur, [nerf, grow]) is None  # three changes: over the limit
+
+
+def test_the_combined_move_is_tried_only_when_asked() -> None:
+    """``repair_combine`` adds the combined candidate to a step's tries: with the giant
+    too strong and the monk too weak, the first repair step keeps a candidate that fixes
+    both at once, which the plain step (one move per step) cannot reach."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    short = replace(SMALL, population=2, generations=0, repair=1)
+    plain = suggest(game, space, Targets(), short, seed=3, backend="serial")
+    both = suggest(game, space, Targets(), replace(short, repair_combine=True), seed=3,
+                   backend="serial")  # fmt: skip
+    extra = {ch for ch, _ in both.front} - {ch for ch, _ in plain.front}
+    assert extra
+    assert all({k.split(".")[0] for k, _ in ch} >= {"giant", "monk"} for ch in extra)
+    assert both.history[-1]["best_imbalance"] < plain.history[-1]["best_imbalance"]
+    assert both.history[:-1] == plain.history[:-1]  # the same search before the step

@@ -209,6 +209,11 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         f"(default {d.repair_share})",
     )
     b.add_argument(
+        "--repair-combine",
+        action="store_true",
+        help="each repair step also tries every general's best move together",
+    )
+    b.add_argument(
         "--no-rules-first",
         dest="rules_first",
         action="store_false",
@@ -332,6 +337,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         aim=args.aim,
         repair=args.repair,
         repair_share=args.repair_share,
+        repair_combine=args.repair_combine,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
