@@ -83,6 +83,15 @@ def test_freeze_text_reaches_the_search(tmp_path: Path) -> None:
         assert not any(k.startswith("giant.") or k == "rules.komi" for k, _ in changes)
 
 
+def test_repair_steps_reach_the_search_and_the_progress_bar(tmp_path: Path) -> None:
+    panel = _tiny(_panel(tmp_path))
+    panel.repair.value = 2
+    res = panel.run()
+    assert res.budget.repair == 2 and res.repairs_run >= 1
+    assert panel.progress.max == 1 + 1 + 2  # generation 0, one generation, two steps
+    assert "修补步数" in _labels(panel.widget)
+
+
 # --- the same panel on the other games' balance pages (issue 21, items 3 and 4) ---------------
 
 

@@ -168,6 +168,13 @@ class SuggestPanel:
         self.blocks = w.IntSlider(value=d.blocks, min=2, max=12, description="搜索区块")
         self.holdout = w.IntSlider(value=d.holdout_blocks, min=1, max=30, description="留出区块")
         self.max_changes = w.IntSlider(value=d.max_changes, min=1, max=30, description="最多改动")
+        self.repair = w.IntSlider(
+            value=d.repair,
+            min=0,
+            max=30,
+            description="修补步数",
+            tooltip="代数之后，针对仍在区间外的将领逐步微调（每步只重赛相关对局）",
+        )
         self.freeze = w.Text(value="", placeholder=freeze_hint, description="冻结")
         self.seed = w.IntText(value=0, description="种子")
         self.backend = w.Dropdown(
@@ -194,7 +201,7 @@ class SuggestPanel:
         budget = w.VBox(
             [w.HTML("<b>预算</b>"), self.population, self.generations, self.blocks, self.holdout]
         )
-        extra = w.VBox([self.max_changes, self.seed, self.backend, self.button])
+        extra = w.VBox([self.max_changes, self.repair, self.seed, self.backend, self.button])
         self.widget = w.VBox(
             [
                 w.HBox([targets, budget, extra]),
@@ -214,6 +221,7 @@ class SuggestPanel:
             blocks=self.blocks.value,
             holdout_blocks=self.holdout.value,
             max_changes=self.max_changes.value,
+            repair=self.repair.value,
         )
 
     def _tick(self, h: dict[str, Any]) -> None:
