@@ -259,10 +259,38 @@ def launch(pw: Any) -> Any:
     )  # fmt: skip
 
 
+def play_setup(page: Any) -> list[tuple[float, float]]:
+    """bench_ui's play position: keep the hand, found three barracks; the clicks then
+    alternate between two barracks (each selects the other)."""
+    from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
+
+    page.wait_for_function(
+        f"(() => {{ const s = {STATE}; return s && s.turn === '0' && s.phase === 'replace'; }})()",
+        timeout=60_000,
+    )
+
+    def click(x: float, y: float) -> None:
+        box = page.locator(".tp-match canvas").first.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + x, box["y"] + y)
+
+    click(*L.chip_center(0))
+    for name in ("b2", "d2", "f2"):
+        page.wait_for_function(
+            f"(() => {{ const s = {STATE}; return s.phase === 'found' || s.phase === 'main'; }})()"
+        )
+        seq = int(page.evaluate(STATE)["seq"])
+        click(*L.cell_center((int(name[1]) - 1) * 7 + ord(name[0]) - 97))
+        page.wait_for_function(f"(() => +({STATE}).seq > {seq})()")
+    page.wait_for_function(
+        f"(() => {{ const s = {STATE}; return s.turn === '0' && s.phase === 'main'; }})()",
+        timeout=120_000,
+    )
+    return [L.cell_center(7 + 1), L.cell_center(7 + 3)]
+
+
 def browser_side(clicks: int, gap: float = 0.0) -> None:
     from playwright.sync_api import sync_playwright
-
-    from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
 
     with (
         voila(ROOT / "notebooks" / "play.ipynb", "bench_ui_voila.log") as port,
@@ -274,32 +302,11 @@ def browser_side(clicks: int, gap: float = 0.0) -> None:
         received: list[int] = []  # kernel -> page websocket frames, by size
         page.on("websocket", lambda ws: ws.on("framereceived", lambda p: received.append(len(p))))
         page.goto(f"http://127.0.0.1:{port}/", timeout=180_000)
-        page.wait_for_function(
-            f"(() => {{ const s = {STATE}; return s && s.turn === '0' && s.phase === 'replace'; }})()",
-            timeout=60_000,
-        )
-
-        def click(x: float, y: float) -> None:
-            box = page.locator(".tp-match canvas").first.bounding_box()
-            assert box is not None
-            page.mouse.click(box["x"] + x, box["y"] + y)
-
-        click(*L.chip_center(0))  # keep
-        for name in ("b2", "d2", "f2"):  # found three barracks
-            page.wait_for_function(
-                f"(() => {{ const s = {STATE}; return s.phase === 'found' || s.phase === 'main'; }})()"
-            )
-            seq = int(page.evaluate(STATE)["seq"])
-            click(*L.cell_center((int(name[1]) - 1) * 7 + ord(name[0]) - 97))
-            page.wait_for_function(f"(() => +({STATE}).seq > {seq})()")
-        page.wait_for_function(
-            f"(() => {{ const s = {STATE}; return s.turn === '0' && s.phase === 'main'; }})()",
-            timeout=120_000,
-        )
+        cells = play_setup(page)
         page.wait_for_timeout(1000)  # the AI's turn and the founding settle
         frames_before, bytes_before = len(received), sum(received)
         # b2 and d2: each click selects the other barracks
-        timed_clicks(page, [L.cell_center(7 + 1), L.cell_center(7 + 3)], clicks, "play")
+        timed_clicks(page, cells, clicks, "play")
         print(
             f"{'kernel -> page frames per click':<38} {(len(received) - frames_before) / clicks:.1f}"
             f" ({(sum(received) - bytes_before) / clicks / 1000:.1f} kB)"

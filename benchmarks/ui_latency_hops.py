@@ -53,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_ui import FLOOR_NOTEBOOK, ROOT, STATE, launch, voila  # noqa: E402
+from bench_ui import FLOOR_NOTEBOOK, ROOT, STATE, launch, play_setup, voila  # noqa: E402
 
 # The kernel's probe: a first cell. Writes JSON lines to $TP_HOPS_LOG.
 KERNEL_PROBE = r"""def _tp_install_probe():
@@ -339,36 +339,6 @@ def run(page_name: str, clicks: int, dump: Path | None, nagle: bool, pause: floa
     analyse(records, page_log, kernel_log, server_log)
     pw_click = [(r["t_click"] - r["t0"]) * 1000 for r in records]
     summarise({"pw mouse.click() call": pw_click})
-
-
-def play_setup(page: Any) -> list[tuple[float, float]]:
-    """bench_ui's play position: keep the hand, found three barracks; the clicks then
-    alternate between two barracks (each selects the other)."""
-    from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
-
-    page.wait_for_function(
-        f"(() => {{ const s = {STATE}; return s && s.turn === '0' && s.phase === 'replace'; }})()",
-        timeout=60_000,
-    )
-
-    def click(x: float, y: float) -> None:
-        box = page.locator(".tp-match canvas").first.bounding_box()
-        assert box is not None
-        page.mouse.click(box["x"] + x, box["y"] + y)
-
-    click(*L.chip_center(0))
-    for name in ("b2", "d2", "f2"):
-        page.wait_for_function(
-            f"(() => {{ const s = {STATE}; return s.phase === 'found' || s.phase === 'main'; }})()"
-        )
-        seq = int(page.evaluate(STATE)["seq"])
-        click(*L.cell_center((int(name[1]) - 1) * 7 + ord(name[0]) - 97))
-        page.wait_for_function(f"(() => +({STATE}).seq > {seq})()")
-    page.wait_for_function(
-        f"(() => {{ const s = {STATE}; return s.turn === '0' && s.phase === 'main'; }})()",
-        timeout=120_000,
-    )
-    return [L.cell_center(7 + 1), L.cell_center(7 + 3)]
 
 
 def main() -> None:
