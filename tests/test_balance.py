@@ -705,3 +705,85 @@ def test_the_combined_move_is_tried_only_when_asked() -> None:
     assert all({k.split(".")[0] for k, _ in ch} >= {"giant", "monk"} for ch in extra)
     assert both.history[-1]["best_imbalance"] < plain.history[-1]["best_imbalance"]
     assert both.history[:-1] == plain.history[:-1]  # the same search before the step
+
+
+class PowerOnlyOnSearch(ToyGame):
+    """The toy game, except that from match seed ``from_seed`` on (the confirm blocks,
+    and the holdout) the monk's power is the table's own whatever a candidate sets: a
+    ``monk.power`` move helps the monk on the search blocks only, as a lucky move
+    does."""
+
+    def __init__(self, table: str, from_seed: int) -> None:
+        super().__init__(table)
+        self.from_seed = from_seed
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        own = next(r for r in csv.DictReader(io.StringIO(self.table)) if r["id"] == "monk")
+        out = []
+        for item in task.items:
+            table = task.table
+            if item[2] >= self.from_seed:  # type: ignore[index]
+                rows = list(csv.DictReader(io.StringIO(table)))
+                for r in rows:
+                    if r["id"] == "monk":
+                        r["power"] = own["power"]
+                buf = io.StringIO()
+                writer = csv.DictWriter(buf, list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+                table = buf.getvalue()
+            out += super().play(replace(task, table=table, items=(item,)))
+        return out
+
+
+def test_confirm_blocks_reject_a_move_that_helps_only_on_the_search_blocks() -> None:
+    """With ``confirm`` blocks a repair step keeps its best try only if, on blocks the
+    choice never saw, the try moves its group the way it was meant to: a ``monk.power``
+    move that helps on the search blocks only is rejected (and leaves the Pareto set),
+    and the monk is fixed with ``monk.cost`` instead; without them the repair keeps the
+    lucky move. The confirm blocks are played after the search blocks, never on a
+    holdout seed."""
+    seed = 1
+    game = PowerOnlyOnSearch(TWO_OFF, block_seed(seed, SMALL.blocks))
+    space = search_space(game)
+    plain = replace(SMALL, population=2, generations=0, repair=6)
+    checked = replace(plain, confirm=4)
+
+    def search(budget: Budget) -> _Search:
+        s = _Search(game, space, Targets(), budget, seed, Evaluator(game, space, None), None)
+        s.run()
+        return s
+
+    lucky, careful = search(plain), search(checked)
+    assert lucky.repaired is not None and careful.repaired is not None
+    assert "monk.power" in dict(lucky.repaired.changes)
+    assert "monk.power" not in dict(careful.repaired.changes)
+    assert "monk.cost" in dict(careful.repaired.changes)
+    rejected = [c for c in careful.archive.values() if c.rejected]
+    assert any("monk.power" in dict(c.changes) for c in rejected)
+    assert not careful.repaired.rejected
+    assert not {c.changes for c in rejected} & {c.changes for c in careful.pareto()}
+    assert not any(c.rejected for c in lucky.archive.values())
+    # the same search blocks, then the confirm blocks: never a search or holdout seed
+    assert careful.blocks == lucky.blocks and len(careful.confirm_blocks) == 4
+    seeds = {s for b in careful.confirm_blocks for *_, s in b}  # type: ignore[misc]
+    searched = {s for b in careful.blocks for *_, s in b}  # type: ignore[misc]
+    hold = {
+        s for k in range(SMALL.holdout_blocks)
+        for *_, s in game.block(random.Random(0), block_seed(seed, k, holdout=True))
+    }  # fmt: skip
+    assert seeds and not seeds & searched and not seeds & hold
+    # the report counts the kept moves and the rejected tries; the same on any backend
+    res = suggest(game, space, Targets(), checked, seed=seed, backend="serial")
+    assert res.repair_rejected == len(rejected) > 0
+    assert res.repair_moves == sum(bool(h.get("moved")) for h in careful.history if "repair" in h)
+    text = report_text(res)
+    assert (
+        f"{res.repair_moves} moves kept, {len(rejected)} chosen on the search blocks and " in text
+    )
+    again = suggest(game, space, Targets(), checked, seed=seed, backend="process", workers=2)
+    assert again.front == res.front and report_text(again) == text
+    with pytest.raises(ValueError, match="confirm"):
+        Budget(confirm=-1)
+    with pytest.raises(ValueError, match="search and confirm blocks"):
+        Budget(blocks=600, confirm=600)

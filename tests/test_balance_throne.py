@@ -164,3 +164,19 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "throne balance:" in capsys.readouterr().err
     assert throne_main(["balance", "suggest", "--freeze", "dragon", "--generals", FOUR]) == 1
     assert "freeze 'dragon'" in capsys.readouterr().err
+
+
+def test_cli_repair_with_confirm_blocks_says_what_it_kept(tmp_path: Path) -> None:
+    """``--repair`` and ``--confirm`` reach the search; the report's repair line counts
+    the moves kept and the tries the confirm blocks rejected."""
+    report = tmp_path / "r.txt"
+    args = ["balance", "suggest", "--agent", "random", "--generals", FOUR, "--rules="]
+    args += ["--population", "2", "--generations", "0", "--blocks", "2", "--holdout-blocks"]
+    args += ["1", "--workers", "1", "--no-progress", "--seed", "2", "--repair", "2"]
+    args += ["--confirm", "2", "--report", str(report)]
+    assert throne_main(args) == 0
+    text = report.read_text(encoding="utf-8")
+    line = re.search(r"^repair: (\d) of 2 steps.*; (\d+) moves kept, (\d+) chosen on the "
+                     r"search blocks and rejected on 2 confirm blocks$", text, re.M)  # fmt: skip
+    assert line is not None, text
+    assert int(line.group(2)) <= int(line.group(1))

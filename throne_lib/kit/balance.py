@@ -67,6 +67,9 @@ MIN_PULL = 0.01
 # and how many of the worst groups one step works on.
 REPAIR_TRIES = 4
 REPAIR_GROUPS = 3
+# With confirm blocks (:data:`Budget.confirm`): how many of a repair step's improving
+# tries, best first, are re-measured on them before the step gives up.
+CONFIRM_TOP = 3
 
 
 # Verification blocks (:func:`verify`) take their seeds from here up: above every search
@@ -713,6 +716,15 @@ class Budget:
     further on the search blocks (0.028 against 0.062) and worse on the holdout (0.083
     against 0.042).
 
+    ``confirm`` (blocks, 0: off) gives the repair blocks of its own, played after the
+    search blocks in the same seed range (never a holdout seed). A step still chooses
+    its tries on the search blocks, but keeps one only if, on the confirm blocks, it
+    moves its group the way it was meant to, and if it lowers the imbalance of search
+    and confirm blocks together; the groups a step
+    works on are those out of band on both together. Choosing the best of a dozen tries
+    on one sample keeps the tries that were lucky on it (the winner's curse); a second
+    sample the choice never saw tells a real move from a lucky one.
+
     ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
     (or repair step) is not started when the time spent, one more as long as the last
     one and the holdout (estimated from the time per match so far) would pass it. A run
@@ -734,6 +746,7 @@ class Budget:
     repair: int = 0
     repair_share: float = 0.25
     repair_combine: bool = False
+    confirm: int = 0
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -751,6 +764,10 @@ class Budget:
             raise ValueError(f"budget aim {self.aim}: expected 0 <= aim < 0.5")
         if self.repair < 0:
             raise ValueError("budget repair must be at least 0 (steps)")
+        if self.confirm < 0:
+            raise ValueError("budget confirm must be at least 0 (blocks)")
+        if self.blocks + self.confirm > MAX_BLOCKS:
+            raise ValueError(f"budget: at most {MAX_BLOCKS} search and confirm blocks together")
         if not 0 <= self.repair_share < 1:
             raise ValueError(f"budget repair_share {self.repair_share}: expected 0 <= share < 1")
 
@@ -762,6 +779,9 @@ class Candidate:
     tally: Tally | None = None  # over every block, once fully evaluated
     dropped_at: int | None = None  # block after which racing dropped it
     fixes: str | None = None  # the group a repair try was made for
+    direction: int = 0  # and which way it was to move it (+1 stronger, -1 weaker)
+    confirm: Tally | None = None  # on the confirm blocks, once measured there
+    rejected: bool = False  # improved on the search blocks, not on the confirm blocks
 
     def objectives(
         self, space: SearchSpace, targets: Targets, groups: Sequence[str]
@@ -872,6 +892,17 @@ class BalanceResult:
         return max((int(h.get("repair", 0)) for h in self.history), default=0)
 
     @property
+    def repair_moves(self) -> int:
+        """Repair steps that moved to a new candidate."""
+        return sum(bool(h.get("moved")) for h in self.history if "repair" in h)
+
+    @property
+    def repair_rejected(self) -> int:
+        """Repair tries that improved on the search blocks and were not kept on the
+        confirm blocks (:data:`Budget.confirm`)."""
+        return sum(int(h.get("rejected", 0)) for h in self.history)
+
+    @property
     def repair_stop(self) -> str | None:
         """Why the repair stopped before its budget: "time", "in band" or "no move"."""
         for h in reversed(self.history):
@@ -906,6 +937,11 @@ class _Search:
         self.groups = list(game.groups())
         block_rng = random.Random(f"blocks:{seed}")
         self.blocks = [game.block(block_rng, block_seed(seed, k)) for k in range(budget.blocks)]
+        # after the search blocks in the same stream and seed range: never a holdout seed
+        self.confirm_blocks = [
+            game.block(block_rng, block_seed(seed, budget.blocks + k))
+            for k in range(budget.confirm)
+        ]
         self.by_group: dict[str, list[Knob]] = {}
         for k in space.knobs:
             for g in k.groups:
@@ -913,6 +949,7 @@ class _Search:
         self.archive: dict[Changes, Candidate] = {}
         self.ladder: list[Candidate] = []
         self.start: Candidate | None = None
+        self.repaired: Candidate | None = None  # where the repair stage ended
         self.history: list[dict[str, Any]] = []
         self.started = time.monotonic()
 
@@ -1201,21 +1238,27 @@ class _Search:
     def _best(self) -> Candidate:
         """The fully measured candidate with the least imbalance (then fewest, smallest
         changes)."""
-        cands = sorted(self.archive.values(), key=lambda c: c.changes)
+        cands = sorted(
+            (c for c in self.archive.values() if not c.rejected), key=lambda c: c.changes
+        )
         return min(cands, key=lambda c: c.objectives(self.space, self.targets, self.groups))
 
-    def repair_moves(self, cur: Candidate, taken: set[Changes]) -> list[Candidate]:
+    def repair_moves(
+        self, cur: Candidate, taken: set[Changes], t: Tally | None = None
+    ) -> list[Candidate]:
         """One repair step's tries: for each of the :data:`REPAIR_GROUPS` groups furthest
         out of (the aimed) band, up to :data:`REPAIR_TRIES` of its knobs, drawn without
         replacement by :meth:`_pull`, each moved one step from ``cur`` in the direction
         that helps the group (further, back towards its base, or a new change). When
         ``cur`` has ``max_changes`` already, a new change is a swap: it replaces one of
         ``cur``'s card changes that touches none of the group's cards, drawn at random
-        (the rules lever stays). The first seat is left to the lever ladder."""
+        (the rules lever stays). The first seat is left to the lever ladder. ``t``: the
+        tally that says which groups are out (default ``cur``'s on the search blocks)."""
         assert cur.tally is not None
+        t = t if t is not None else cur.tally
         complaints = [
             c
-            for c in cur.tally.complaints(self.targets, self.groups)
+            for c in t.complaints(self.targets, self.groups)
             if c[0] != FIRST and self.by_group.get(c[0])
         ]
         complaints.sort(key=lambda c: (-c[2], c[0]))
@@ -1228,7 +1271,7 @@ class _Search:
                 now = current.get(k.key, k.base)
                 if self._clip(k, now + direction * k.sign * k.step) != now:
                     knobs.append(k)
-            weights = [self._pull(k, direction, cur.tally) for k in knobs]
+            weights = [self._pull(k, direction, t) for k in knobs]
             droppable = sorted(
                 key
                 for key in current
@@ -1248,6 +1291,7 @@ class _Search:
                 c = self._new(moved, taken)
                 if c is not None:  # None: measured before (by the search or a step)
                     c.fixes = group
+                    c.direction = direction
                     tries.append(c)
                     mine += 1
         return tries
@@ -1293,41 +1337,99 @@ class _Search:
             touched |= delta
         return merged if used >= 2 else None
 
+    # --- confirm blocks (Budget.confirm) -------------------------------------------------
+
+    def _measure_confirm(self, cands: Sequence[Candidate]) -> None:
+        todo = [c for c in cands if c.confirm is None]
+        items = [i for blk in self.confirm_blocks for i in blk]
+        for c, outs in zip(todo, self.ev.outcomes([(c.changes, items) for c in todo]), strict=True):
+            c.confirm = tally(outs)
+
+    def pooled(self, c: Candidate) -> Tally:
+        """``c``'s tally on the search and confirm blocks together (measuring the confirm
+        blocks first if need be)."""
+        self._measure_confirm([c])
+        items = [i for blk in self.blocks + self.confirm_blocks for i in blk]
+        return tally(self.ev.outcomes([(c.changes, items)])[0])
+
+    def confirmed(self, c: Candidate, cur: Candidate) -> bool:
+        """Does the repair try ``c`` hold up on the confirm blocks against ``cur``: its
+        group moves the way it was meant to there, and on search and confirm blocks
+        together the imbalance falls? (Not: "the imbalance on the confirm blocks does
+        not rise". The group's opponents move too, and on the toy game of the tests that
+        rejected a nerf that took the too-strong hero down 8 points on them.)"""
+        self._measure_confirm([c, cur])
+        assert c.confirm is not None and cur.confirm is not None
+        if c.fixes is not None and c.fixes in self.groups:
+            moved = c.confirm.rate(c.fixes) - cur.confirm.rate(c.fixes)
+            if not moved * c.direction > 0:
+                return False
+        return self.pooled(c).imbalance(self.targets, self.groups) < self.pooled(cur).imbalance(
+            self.targets, self.groups
+        )
+
     def repair(self, taken: set[Changes]) -> None:
         """The repair stage: greedy steps from the best candidate (see
         :data:`Budget.repair`). Each step measures its tries on every search block, racing
-        them against the current candidate, then the best improving try of each group made
-        together (:meth:`combine`), and moves to the best of these if it lowers the
-        imbalance; every try measured joins the archive (and so the Pareto set)."""
+        them against the current candidate, then (``repair_combine``) the best improving
+        try of each group made together (:meth:`combine`), and moves to the best of these
+        if it lowers the imbalance; every try measured joins the archive (and so the
+        Pareto set). With confirm blocks (:data:`Budget.confirm`) a step moves to the best
+        of its first :data:`CONFIRM_TOP` improving tries that :meth:`confirmed` keeps; the
+        improving tries it does not keep leave the Pareto set."""
         cur = self._best()
         gen = max((int(h["generation"]) for h in self.history), default=0)
         last = 0.0
         stop = "budget"
+        confirm = bool(self.confirm_blocks)
+
+        def obj(c: Candidate) -> tuple[float, float, float]:
+            return c.objectives(self.space, self.targets, self.groups)
+
         for step in range(1, self.budget.repair + 1):
-            if cur.objectives(self.space, self.targets, self.groups)[0] == 0:
+            here = self.pooled(cur) if confirm else cur.tally
+            assert here is not None
+            if here.imbalance(self.targets, self.groups) == 0:
                 stop = "in band"
                 break
             if self._out_of_time(last):
                 stop = "time"
                 break
             t0 = time.monotonic()
-            tries = self.repair_moves(cur, taken)
+            tries = self.repair_moves(cur, taken, here)
             self.evaluate(tries, [cur])
             done = [c for c in tries if c.tally is not None]
             together = self.combine(cur, done) if self.budget.repair_combine else None
             if together is not None and (c := self._new(together, taken)) is not None:
                 self.evaluate([c], [])
                 done.append(c)
-            best = min(
-                [cur, *done], key=lambda c: c.objectives(self.space, self.targets, self.groups)
-            )
+            rejected = 0
+            if confirm:
+                better = sorted((c for c in done if obj(c) < obj(cur)), key=obj)
+                best = cur
+                for i, c in enumerate(better):
+                    if i < CONFIRM_TOP and best is cur and self.confirmed(c, cur):
+                        best = c
+                    elif c is not best:
+                        c.rejected = True
+                        rejected += 1
+            else:
+                best = min([cur, *done], key=obj)
             moved = best is not cur
             cur = best
-            self._report(gen, [cur], dropped=len(tries) - len(done), repair=step, moved=moved)
+            self._report(
+                gen,
+                [cur],
+                dropped=len(tries) - len(done),
+                repair=step,
+                moved=moved,
+                rejected=rejected,
+            )
             last = time.monotonic() - t0
             if not tries:
                 stop = "no move"
                 break
+        self.repaired = cur
         self.history[-1]["repair_stop"] = stop
 
     def _report(
@@ -1337,10 +1439,16 @@ class _Search:
         dropped: int = 0,
         repair: int | None = None,
         moved: bool = False,
+        rejected: int = 0,
     ) -> None:
         pts = self._points(pop)
         best = min(pts)
-        extra = {} if repair is None else {"repair": repair, "moved": moved}
+        extra = (
+            {}
+            if repair is None
+            else {"repair": repair, "moved": moved}
+            | ({"rejected": rejected} if self.confirm_blocks else {})
+        )
         self.history.append(
             {
                 **extra,
@@ -1360,7 +1468,9 @@ class _Search:
 
     def pareto(self) -> list[Candidate]:
         """The non-dominated set of every fully measured candidate."""
-        cands = sorted(self.archive.values(), key=lambda c: c.changes)
+        cands = sorted(
+            (c for c in self.archive.values() if not c.rejected), key=lambda c: c.changes
+        )
         pts = self._points(cands)
         front = nsga.non_dominated_fronts(pts)[0] if cands else []
         return sorted((cands[i] for i in front), key=lambda c: (len(c.changes), c.changes))

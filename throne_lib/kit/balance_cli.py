@@ -214,6 +214,14 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help="each repair step also tries every general's best move together",
     )
     b.add_argument(
+        "--confirm",
+        type=int,
+        default=d.confirm,
+        metavar="BLOCKS",
+        help="blocks of the repair's own on which a step's chosen move must hold up "
+        f"before it is kept (default {d.confirm}: none)",
+    )
+    b.add_argument(
         "--no-rules-first",
         dest="rules_first",
         action="store_false",
@@ -338,6 +346,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         repair=args.repair,
         repair_share=args.repair_share,
         repair_combine=args.repair_combine,
+        confirm=args.confirm,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)

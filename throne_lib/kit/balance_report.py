@@ -90,6 +90,12 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
                     "in band": " (every group in band)",
                     "no move": " (no knob left to try)",
                 }.get(res.repair_stop or "", "")
+                + (
+                    f"; {res.repair_moves} moves kept, {res.repair_rejected} chosen on the "
+                    f"search blocks and rejected on {b.confirm} confirm blocks"
+                    if b.confirm
+                    else ""
+                )
             ]
             if b.repair
             else []
