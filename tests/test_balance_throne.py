@@ -176,7 +176,7 @@ def test_cli_repair_with_confirm_blocks_says_what_it_kept(tmp_path: Path) -> Non
     args += ["--confirm", "2", "--report", str(report)]
     assert throne_main(args) == 0
     text = report.read_text(encoding="utf-8")
-    line = re.search(r"^repair: (\d) of 2 steps.*; (\d+) moves kept, (\d+) chosen on the "
-                     r"search blocks and rejected on 2 confirm blocks$", text, re.M)  # fmt: skip
+    line = re.search(r"^repair: (\d) of 2 steps.*; (\d+) moves kept, (\d+) tries chosen on "
+                     r"the search blocks failed on 2 confirm blocks$", text, re.M)  # fmt: skip
     assert line is not None, text
     assert int(line.group(2)) <= int(line.group(1))

@@ -898,8 +898,8 @@ class BalanceResult:
 
     @property
     def repair_rejected(self) -> int:
-        """Repair tries that improved on the search blocks and were not kept on the
-        confirm blocks (:data:`Budget.confirm`)."""
+        """Repair tries that improved on the search blocks and that the confirm blocks
+        turned down (:meth:`_Search.confirmed`, :data:`Budget.confirm`)."""
         return sum(int(h.get("rejected", 0)) for h in self.history)
 
     @property
@@ -1403,16 +1403,17 @@ class _Search:
             if together is not None and (c := self._new(together, taken)) is not None:
                 self.evaluate([c], [])
                 done.append(c)
-            rejected = 0
+            rejected = 0  # tries the confirm blocks turned down
             if confirm:
                 better = sorted((c for c in done if obj(c) < obj(cur)), key=obj)
                 best = cur
                 for i, c in enumerate(better):
-                    if i < CONFIRM_TOP and best is cur and self.confirmed(c, cur):
-                        best = c
-                    elif c is not best:
-                        c.rejected = True
+                    if best is cur and i < CONFIRM_TOP:
+                        if self.confirmed(c, cur):
+                            best = c
+                            continue
                         rejected += 1
+                    c.rejected = True  # unconfirmed: no proposal rests on it
             else:
                 best = min([cur, *done], key=obj)
             moved = best is not cur

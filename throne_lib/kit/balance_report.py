@@ -91,8 +91,8 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
                     "no move": " (no knob left to try)",
                 }.get(res.repair_stop or "", "")
                 + (
-                    f"; {res.repair_moves} moves kept, {res.repair_rejected} chosen on the "
-                    f"search blocks and rejected on {b.confirm} confirm blocks"
+                    f"; {res.repair_moves} moves kept, {res.repair_rejected} tries chosen on "
+                    f"the search blocks failed on {b.confirm} confirm blocks"
                     if b.confirm
                     else ""
                 )
