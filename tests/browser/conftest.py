@@ -97,6 +97,9 @@ class _VoilaServer:
                 "--Voila.ip=127.0.0.1",
                 # Tests want to see a cell's traceback in the page and the screenshot.
                 f"--VoilaConfiguration.show_tracebacks={show_tracebacks}",
+                # Kernel sockets as files named by the kernel's id, not TCP ports picked
+                # by bind-and-close while other test servers start kernels (docs/ui.md).
+                "--KernelManager.transport=ipc",
             ],
             cwd=ROOT,  # voila.json at the repository root is read from here
             env=env,
