@@ -41,6 +41,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT_S = 60.0
+STACKDUMP = Path(__file__).resolve().parent / "stackdump"
 
 
 def _free_port() -> int:
@@ -77,6 +78,11 @@ class _VoilaServer:
         env = dict(os.environ)
         env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
         env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+        # stackdump/sitecustomize.py: SIGUSR1 writes each process's Python stacks to the
+        # log (see stop()). The kernels inherit the server's environment.
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(STACKDUMP), env.get("PYTHONPATH", "")) if p
+        )
         env["JUPYTER_PATH"] = os.pathsep.join(  # the "throne" Voilà template (voila.json)
             p for p in (str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH", "")) if p
         )
@@ -91,6 +97,9 @@ class _VoilaServer:
                 "--Voila.ip=127.0.0.1",
                 # Tests want to see a cell's traceback in the page and the screenshot.
                 f"--VoilaConfiguration.show_tracebacks={show_tracebacks}",
+                # Kernel sockets as files named by the kernel's id, not TCP ports picked
+                # by bind-and-close while other test servers start kernels (docs/ui.md).
+                "--KernelManager.transport=ipc",
             ],
             cwd=ROOT,  # voila.json at the repository root is read from here
             env=env,
@@ -117,8 +126,31 @@ class _VoilaServer:
         text = self.log_path.read_text(encoding="utf-8", errors="replace")
         return "\n".join(text.splitlines()[-lines:])
 
+    def dump_stacks(self) -> None:
+        """Write the Python stacks of the server and of its kernels (its child processes,
+        each in a session of its own) to the server log."""
+        pids = [self.proc.pid]
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                # "pid (comm) state ppid ...": comm may hold spaces, so split after ")".
+                if int(stat.read_text().rpartition(")")[2].split()[1]) == self.proc.pid:
+                    pids.append(int(stat.parent.name))
+        for pid in pids:  # one at a time, so that their stacks do not interleave
+            with contextlib.suppress(OSError):
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                self._log.write(b"--- Python stacks of pid %d: %s\n" % (pid, cmdline[:200]))
+                self._log.flush()  # the same open file as the server's output: in order
+                os.kill(pid, signal.SIGUSR1)
+                time.sleep(0.5)  # faulthandler writes from its signal handler
+
     def stop(self) -> None:
-        """SIGTERM the server's process group (Voilà and its kernels), then SIGKILL leftovers."""
+        """SIGTERM the server's process group (Voilà and its kernels), then SIGKILL leftovers.
+
+        Called while an exception propagates (a test's ``finally`` after a timeout), it
+        first writes every process's Python stacks to the log: where a hung page waits."""
+        if sys.exc_info()[0] is not None and self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self.dump_stacks()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
