@@ -17,6 +17,7 @@ from test_balance import TABLE, ToyGame  # noqa: E402
 
 from throne_lib.kit.balance import Proposal  # noqa: E402
 from throne_lib.kit.balance_panel import SuggestPanel  # noqa: E402
+from throne_lib.kit.balance_report import report_text  # noqa: E402
 
 
 def _panel(tmp_path: Path) -> SuggestPanel:
@@ -90,6 +91,21 @@ def test_repair_steps_reach_the_search_and_the_progress_bar(tmp_path: Path) -> N
     assert res.budget.repair == 2 and res.repairs_run >= 1
     assert panel.progress.max == 1 + 1 + 2  # generation 0, one generation, two steps
     assert "修补步数" in _labels(panel.widget)
+    assert res.budget.confirm == 0
+
+
+def test_the_confirm_box_gives_the_repair_as_many_confirm_blocks_as_search_blocks(
+    tmp_path: Path,
+) -> None:
+    panel = _tiny(_panel(tmp_path))
+    panel.repair.value = 2
+    panel.confirm.value = True
+    res = panel.run()
+    assert res.budget.confirm == panel.blocks.value == res.budget.blocks
+    assert "tries chosen on the search blocks failed on" in report_text(res)
+    assert "复核修补" in _labels(panel.widget)
+    panel.repair.value = 0  # nothing to confirm without a repair
+    assert panel._budget().confirm == 0
 
 
 # --- the same panel on the other games' balance pages (issue 21, items 3 and 4) ---------------

@@ -175,6 +175,11 @@ class SuggestPanel:
             description="修补步数",
             tooltip="代数之后，针对仍在区间外的将领逐步微调（每步只重赛相关对局）",
         )
+        self.confirm = w.Checkbox(
+            value=False,
+            description="复核修补",
+            tooltip="每步修补选出的改动，另在同样多的新区块上复核，通过才采纳（防止挑中运气）",
+        )
         self.freeze = w.Text(value="", placeholder=freeze_hint, description="冻结")
         self.seed = w.IntText(value=0, description="种子")
         self.backend = w.Dropdown(
@@ -201,7 +206,9 @@ class SuggestPanel:
         budget = w.VBox(
             [w.HTML("<b>预算</b>"), self.population, self.generations, self.blocks, self.holdout]
         )
-        extra = w.VBox([self.max_changes, self.repair, self.seed, self.backend, self.button])
+        extra = w.VBox(
+            [self.max_changes, self.repair, self.confirm, self.seed, self.backend, self.button]
+        )
         self.widget = w.VBox(
             [
                 w.HBox([targets, budget, extra]),
@@ -222,6 +229,8 @@ class SuggestPanel:
             holdout_blocks=self.holdout.value,
             max_changes=self.max_changes.value,
             repair=self.repair.value,
+            # as many confirm blocks as search blocks: the acceptance run's choice
+            confirm=self.blocks.value if self.confirm.value and self.repair.value else 0,
         )
 
     def _tick(self, h: dict[str, Any]) -> None:
