@@ -173,7 +173,7 @@ def test_cli_repair_with_confirm_blocks_says_what_it_kept(tmp_path: Path) -> Non
     args = ["balance", "suggest", "--agent", "random", "--generals", FOUR, "--rules="]
     args += ["--population", "2", "--generations", "0", "--blocks", "2", "--holdout-blocks"]
     args += ["1", "--workers", "1", "--no-progress", "--seed", "2", "--repair", "2"]
-    args += ["--confirm", "2", "--report", str(report)]
+    args += ["--confirm", "2", "--report", str(report), "--out", str(tmp_path / "r.parquet")]
     assert throne_main(args) == 0
     text = report.read_text(encoding="utf-8")
     line = re.search(r"^repair: (\d) of 2 steps.*; (\d+) moves kept, (\d+) tries chosen on "
