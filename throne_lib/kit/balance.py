@@ -720,8 +720,8 @@ class Budget:
     search blocks in the same seed range (never a holdout seed). A step still chooses
     its tries on the search blocks, but keeps one only if, on the confirm blocks, it
     moves its group the way it was meant to, and if it lowers the imbalance of search
-    and confirm blocks together; the groups a step
-    works on are those out of band on both together. Choosing the best of a dozen tries
+    and confirm blocks together; the groups a step works on are those out of band on
+    both together. Choosing the best of a dozen tries
     on one sample keeps the tries that were lucky on it (the winner's curse); a second
     sample the choice never saw tells a real move from a lucky one.
 
@@ -781,7 +781,8 @@ class Candidate:
     fixes: str | None = None  # the group a repair try was made for
     direction: int = 0  # and which way it was to move it (+1 stronger, -1 weaker)
     confirm: Tally | None = None  # on the confirm blocks, once measured there
-    rejected: bool = False  # improved on the search blocks, not on the confirm blocks
+    pooled: Tally | None = None  # on the search and confirm blocks together, likewise
+    rejected: bool = False  # improved on the search blocks, not kept after the confirm check
 
     def objectives(
         self, space: SearchSpace, targets: Targets, groups: Sequence[str]
@@ -1340,17 +1341,22 @@ class _Search:
     # --- confirm blocks (Budget.confirm) -------------------------------------------------
 
     def _measure_confirm(self, cands: Sequence[Candidate]) -> None:
+        """Give each of ``cands`` its tallies on the confirm blocks and on search and
+        confirm blocks together (the search blocks' outcomes come from the cache)."""
         todo = [c for c in cands if c.confirm is None]
-        items = [i for blk in self.confirm_blocks for i in blk]
-        for c, outs in zip(todo, self.ev.outcomes([(c.changes, items) for c in todo]), strict=True):
-            c.confirm = tally(outs)
+        search = [i for blk in self.blocks for i in blk]
+        extra = [i for blk in self.confirm_blocks for i in blk]
+        for c, outs in zip(
+            todo, self.ev.outcomes([(c.changes, search + extra) for c in todo]), strict=True
+        ):
+            c.confirm = tally(outs[len(search) :])
+            c.pooled = tally(outs)
 
     def pooled(self, c: Candidate) -> Tally:
-        """``c``'s tally on the search and confirm blocks together (measuring the confirm
-        blocks first if need be)."""
+        """``c``'s tally on the search and confirm blocks together."""
         self._measure_confirm([c])
-        items = [i for blk in self.blocks + self.confirm_blocks for i in blk]
-        return tally(self.ev.outcomes([(c.changes, items)])[0])
+        assert c.pooled is not None
+        return c.pooled
 
     def confirmed(self, c: Candidate, cur: Candidate) -> bool:
         """Does the repair try ``c`` hold up on the confirm blocks against ``cur``: its
