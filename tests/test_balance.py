@@ -788,3 +788,65 @@ def test_confirm_blocks_reject_a_move_that_helps_only_on_the_search_blocks() -> 
         Budget(confirm=-1)
     with pytest.raises(ValueError, match="search and confirm blocks"):
         Budget(blocks=600, confirm=600)
+
+
+class LuckyPower(PowerOnlyOnSearch):
+    """:class:`PowerOnlyOnSearch`, and on the search blocks a ``monk.power`` raise counts
+    twice: the lucky move looks better there than the real one (``monk.cost``), so a
+    step ranks it first."""
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        out = []
+        for item in task.items:
+            table = task.table
+            if item[2] < self.from_seed:  # type: ignore[index]
+                rows = list(csv.DictReader(io.StringIO(table)))
+                for r in rows:
+                    if r["id"] == "monk" and int(r["power"]) > 3:
+                        r["power"] = str(2 * int(r["power"]) - 3)
+                buf = io.StringIO()
+                writer = csv.DictWriter(buf, list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+                table = buf.getvalue()
+            out += super().play(replace(task, table=table, items=(item,)))
+        return out
+
+
+def test_with_confirm_blocks_a_step_combines_only_confirmed_moves() -> None:
+    """``repair_combine`` with confirm blocks: each group's tries are confirmed on their
+    own, and the confirmed moves of the too-strong giant and the too-weak monk are made
+    together, so the first step fixes both; the lucky ``monk.power`` move (ranked first
+    on the search blocks, no help on the others) is checked, fails and is never part of
+    a combination, and every try the step turned down has left the Pareto set."""
+    seed = 1
+    game = LuckyPower(TWO_OFF, block_seed(seed, SMALL.blocks))
+    space = search_space(game)
+    one = replace(SMALL, population=2, generations=0, repair=1, confirm=4)
+
+    def search(budget: Budget) -> _Search:
+        s = _Search(game, space, Targets(), budget, seed, Evaluator(game, space, None), None)
+        s.run()
+        return s
+
+    single, joined = search(one), search(replace(one, repair_combine=True))
+    assert single.repaired is not None and joined.repaired is not None
+    heroes = {k.split(".")[0] for k, _ in joined.repaired.changes}
+    assert heroes >= {"giant", "monk"}  # both fixed in one step
+    assert len({k.split(".")[0] for k, _ in single.repaired.changes} & {"giant", "monk"}) == 1
+    assert joined.repaired.fixes is None and not joined.repaired.rejected
+    assert "monk.power" not in dict(joined.repaired.changes)
+    lucky = [c for c in joined.archive.values() if dict(c.changes).get("monk.power", 3) > 3]
+    assert lucky and all(c.rejected and c.confirm is not None for c in lucky)  # checked, failed
+    pooled = joined.pooled(joined.repaired).imbalance(joined.targets, joined.groups)
+    confirmed = [
+        c for c in joined.archive.values() if c.confirm is not None and c.fixes is not None
+        and not c.rejected and c is not joined.repaired
+    ]  # fmt: skip
+    assert len(confirmed) >= 2  # a confirmed move of each group, kept in the Pareto set
+    assert all(
+        pooled < joined.pooled(c).imbalance(joined.targets, joined.groups) for c in confirmed
+    )
+    rejected = {c.changes for c in joined.archive.values() if c.rejected}
+    assert not rejected & {c.changes for c in joined.pareto()}
+    assert joined.history[-1]["best_imbalance"] < single.history[-1]["best_imbalance"]

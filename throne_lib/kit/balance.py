@@ -714,7 +714,10 @@ class Budget:
     best improving move of every group made together (:meth:`_Search.combine`); off by
     default: in the one acceptance run that compared it (seed 0, 27 minutes), it went
     further on the search blocks (0.028 against 0.062) and worse on the holdout (0.083
-    against 0.042).
+    against 0.042): each group's best try is the luckiest of its few, and the combined
+    move stacked the luck of three. With ``confirm`` blocks it combines only moves each
+    confirmed on their own, and keeps the combination only if it beats the best of them
+    on search and confirm blocks together (:meth:`_Search.confirm_step`).
 
     ``confirm`` (blocks, 0: off) gives the repair blocks of its own, played after the
     search blocks in the same seed range (never a holdout seed). A step still chooses
@@ -1374,15 +1377,64 @@ class _Search:
             self.targets, self.groups
         )
 
+    def confirm_step(
+        self, cur: Candidate, done: list[Candidate], taken: set[Changes]
+    ) -> tuple[Candidate, int]:
+        """Where a repair step with confirm blocks moves from ``cur``, given its measured
+        tries ``done``, and how many tries the confirm blocks turned down.
+
+        The tries that beat ``cur`` on the search blocks are checked best first with
+        :meth:`confirmed`, at most :data:`CONFIRM_TOP` of them, and the step keeps the
+        first that holds up. With ``repair_combine`` every group's tries are checked so
+        (at most :data:`CONFIRM_TOP` each) and the confirmed move of each group is made
+        together (:meth:`combine`): the step keeps the combination if, on search and
+        confirm blocks together, it beats the best confirmed move alone. A combination
+        stacks only moves each confirmed on their own, not the luck of each group's best
+        try. The improving tries it does not keep, and a combination that did not beat
+        the best move, leave the Pareto set; a confirmed move left out stays in it."""
+
+        def obj(c: Candidate) -> tuple[float, float, float]:
+            return c.objectives(self.space, self.targets, self.groups)
+
+        better = sorted((c for c in done if obj(c) < obj(cur)), key=obj)
+        combine = self.budget.repair_combine
+        kept: dict[str | None, Candidate] = {}  # each group's confirmed move
+        checks: dict[str | None, int] = {}
+        rejected = 0
+        for c in better:
+            g = c.fixes if combine else None
+            if g not in kept and checks.get(g, 0) < CONFIRM_TOP:
+                checks[g] = checks.get(g, 0) + 1
+                if self.confirmed(c, cur):
+                    kept[g] = c
+                    continue
+                rejected += 1
+            c.rejected = True  # unconfirmed: no proposal rests on it
+        if not kept:
+            return cur, rejected
+        moves = sorted(
+            kept.values(), key=lambda c: self.pooled(c).imbalance(self.targets, self.groups)
+        )
+        best = moves[0]
+        together = self.combine(cur, moves) if len(moves) > 1 else None
+        if together is not None and (both := self._new(together, taken)) is not None:
+            self.evaluate([both], [])
+            if both.tally is not None and self.pooled(both).imbalance(
+                self.targets, self.groups
+            ) < self.pooled(best).imbalance(self.targets, self.groups):
+                return both, rejected
+            both.rejected = True
+        return best, rejected
+
     def repair(self, taken: set[Changes]) -> None:
         """The repair stage: greedy steps from the best candidate (see
         :data:`Budget.repair`). Each step measures its tries on every search block, racing
         them against the current candidate, then (``repair_combine``) the best improving
         try of each group made together (:meth:`combine`), and moves to the best of these
         if it lowers the imbalance; every try measured joins the archive (and so the
-        Pareto set). With confirm blocks (:data:`Budget.confirm`) a step moves to the best
-        of its first :data:`CONFIRM_TOP` improving tries that :meth:`confirmed` keeps; the
-        improving tries it does not keep leave the Pareto set."""
+        Pareto set). With confirm blocks (:data:`Budget.confirm`) :meth:`confirm_step`
+        says where a step moves: its best confirmed try, or (``repair_combine``) every
+        group's confirmed move made together."""
         cur = self._best()
         gen = max((int(h["generation"]) for h in self.history), default=0)
         last = 0.0
@@ -1405,22 +1457,14 @@ class _Search:
             tries = self.repair_moves(cur, taken, here)
             self.evaluate(tries, [cur])
             done = [c for c in tries if c.tally is not None]
-            together = self.combine(cur, done) if self.budget.repair_combine else None
-            if together is not None and (c := self._new(together, taken)) is not None:
-                self.evaluate([c], [])
-                done.append(c)
             rejected = 0  # tries the confirm blocks turned down
             if confirm:
-                better = sorted((c for c in done if obj(c) < obj(cur)), key=obj)
-                best = cur
-                for i, c in enumerate(better):
-                    if best is cur and i < CONFIRM_TOP:
-                        if self.confirmed(c, cur):
-                            best = c
-                            continue
-                        rejected += 1
-                    c.rejected = True  # unconfirmed: no proposal rests on it
+                best, rejected = self.confirm_step(cur, done, taken)
             else:
+                together = self.combine(cur, done) if self.budget.repair_combine else None
+                if together is not None and (c := self._new(together, taken)) is not None:
+                    self.evaluate([c], [])
+                    done.append(c)
                 best = min([cur, *done], key=obj)
             moved = best is not cur
             cur = best
