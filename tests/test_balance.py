@@ -850,3 +850,37 @@ def test_with_confirm_blocks_a_step_combines_only_confirmed_moves() -> None:
     rejected = {c.changes for c in joined.archive.values() if c.rejected}
     assert not rejected & {c.changes for c in joined.pareto()}
     assert joined.history[-1]["best_imbalance"] < single.history[-1]["best_imbalance"]
+
+
+def test_the_repair_starts_from_the_best_candidate_that_meets_the_first_seat_bound() -> None:
+    """R-TURN-12: the repair moves cards, never the first seat's lever, so it starts from
+    the best candidate whose first seat is under the bound (less LEVER_HEADROOM once the
+    ladder ran), even when one over the bound has less imbalance; with none under it,
+    from the best of all."""
+    from throne_lib.kit.balance import Tally
+
+    game = ToyGame()
+    space = search_space(game)
+    search = _Search(game, space, Targets(), SMALL, 0, Evaluator(game, space, None), None)
+
+    def cand(changes: dict[str, int], first: float, monk: float) -> Candidate:
+        rates = {"knight": 0.5, "archer": 0.5, "giant": 0.5, "monk": monk}
+        t = Tally(
+            score={g: 100 * r for g, r in rates.items()},
+            count=dict.fromkeys(rates, 100),
+            first_score=200 * first,
+            first_count=200,
+        )
+        c = Candidate(tuple(sorted(changes.items())), tally=t)
+        search.archive[c.changes] = c
+        return c
+
+    short = cand({"rules.komi": 2}, first=0.56, monk=0.45)  # over 55%: least imbalance
+    assert search.repair_start() is short  # nothing else yet
+    edge = cand({"rules.komi": 2, "monk.cost": 2}, first=0.54, monk=0.40)
+    assert search.repair_start() is edge  # under the bound, no ladder: no headroom
+    search.ladder = [short]
+    assert search.repair_start() is short  # 54% is inside the headroom: none is under
+    lever = cand({"rules.komi": 3}, first=0.51, monk=0.35)
+    assert search.repair_start() is lever
+    assert search._best() is short  # what the repair started from before
