@@ -884,3 +884,23 @@ def test_the_repair_starts_from_the_best_candidate_that_meets_the_first_seat_bou
     lever = cand({"rules.komi": 3}, first=0.51, monk=0.35)
     assert search.repair_start() is lever
     assert search._best() is short  # what the repair started from before
+
+
+def test_a_swap_drops_the_change_its_generals_need_least() -> None:
+    """At the change limit a swap drops a change drawn by how much undoing it helps its
+    generals: the archer's nerf (the archer is now too weak) goes far more often than the
+    knight's buff (the knight is at 50%, where undoing it would push him off)."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    budget = replace(SMALL, max_changes=3)
+    cur = Candidate((("archer.cost", 4), ("knight.cost", 2), ("rules.komi", 1)))
+    cur.tally = _rates_tally({"knight": 0.50, "archer": 0.35, "giant": 0.50, "monk": 0.30})  # type: ignore[assignment]
+    dropped: list[str] = []
+    for seed in range(30):
+        search = _Search(game, space, Targets(), budget, seed, Evaluator(game, space, None), None)
+        for t in search.repair_moves(cur, set()):
+            if t.fixes == "monk":
+                dropped += sorted(set(dict(cur.changes)) - set(dict(t.changes)))
+    assert len(dropped) >= 30
+    assert dropped.count("archer.cost") >= 0.8 * len(dropped)
+    assert "knight.cost" in dropped  # less likely, not excluded
