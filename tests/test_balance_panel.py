@@ -94,7 +94,7 @@ def test_repair_steps_reach_the_search_and_the_progress_bar(tmp_path: Path) -> N
     assert res.budget.confirm == 0
 
 
-def test_the_confirm_box_gives_the_repair_as_many_confirm_blocks_as_search_blocks(
+def test_the_confirm_box_gives_the_repair_confirm_blocks_and_combines_confirmed_moves(
     tmp_path: Path,
 ) -> None:
     panel = _tiny(_panel(tmp_path))
@@ -102,10 +102,13 @@ def test_the_confirm_box_gives_the_repair_as_many_confirm_blocks_as_search_block
     panel.confirm.value = True
     res = panel.run()
     assert res.budget.confirm == panel.blocks.value == res.budget.blocks
+    assert res.budget.repair_combine  # each general's confirmed move, made together
     assert "tries chosen on the search blocks failed on" in report_text(res)
     assert "复核修补" in _labels(panel.widget)
     panel.repair.value = 0  # nothing to confirm without a repair
     assert panel._budget().confirm == 0
+    panel.confirm.value = False
+    assert not panel._budget().repair_combine  # unconfirmed moves are never combined
 
 
 # --- the same panel on the other games' balance pages (issue 21, items 3 and 4) ---------------

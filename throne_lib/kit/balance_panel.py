@@ -178,7 +178,8 @@ class SuggestPanel:
         self.confirm = w.Checkbox(
             value=False,
             description="复核修补",
-            tooltip="每步修补选出的改动，另在同样多的新区块上复核，通过才采纳（防止挑中运气）",
+            tooltip="每步修补选出的改动，另在同样多的新区块上复核，通过才采纳（防止挑中运气）；"
+            "各将领复核通过的改动合并为一步",
         )
         self.freeze = w.Text(value="", placeholder=freeze_hint, description="冻结")
         self.seed = w.IntText(value=0, description="种子")
@@ -229,8 +230,10 @@ class SuggestPanel:
             holdout_blocks=self.holdout.value,
             max_changes=self.max_changes.value,
             repair=self.repair.value,
-            # as many confirm blocks as search blocks: the acceptance run's choice
+            # as many confirm blocks as search blocks, confirmed moves made together: the
+            # acceptance run's choice
             confirm=self.blocks.value if self.confirm.value and self.repair.value else 0,
+            repair_combine=self.confirm.value,
         )
 
     def _tick(self, h: dict[str, Any]) -> None:
