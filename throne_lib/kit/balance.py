@@ -1275,8 +1275,8 @@ class _Search:
         replacement by :meth:`_pull`, each moved one step from ``cur`` in the direction
         that helps the group (further, back towards its base, or a new change). When
         ``cur`` has ``max_changes`` already, a new change is a swap: it replaces one of
-        ``cur``'s card changes that touches none of the group's cards, drawn at random
-        (the rules lever stays). The first seat is left to the lever ladder. ``t``: the
+        ``cur``'s card changes that touches none of the group's cards, drawn by
+        :meth:`_drop` (the rules lever stays). The first seat is left to the lever ladder. ``t``: the
         tally that says which groups are out (default ``cur``'s on the search blocks)."""
         assert cur.tally is not None
         t = t if t is not None else cur.tally
