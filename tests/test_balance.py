@@ -717,22 +717,23 @@ class PowerOnlyOnSearch(ToyGame):
         super().__init__(table)
         self.from_seed = from_seed
 
-    def play(self, task: PlayTask) -> list[Outcome]:
+    def monk_power(self, power: int, seed: int) -> int:
+        """The monk's power in the match of ``seed``, given the candidate's."""
         own = next(r for r in csv.DictReader(io.StringIO(self.table)) if r["id"] == "monk")
+        return int(own["power"]) if seed >= self.from_seed else power
+
+    def play(self, task: PlayTask) -> list[Outcome]:
         out = []
         for item in task.items:
-            table = task.table
-            if item[2] >= self.from_seed:  # type: ignore[index]
-                rows = list(csv.DictReader(io.StringIO(table)))
-                for r in rows:
-                    if r["id"] == "monk":
-                        r["power"] = own["power"]
-                buf = io.StringIO()
-                writer = csv.DictWriter(buf, list(rows[0]))
-                writer.writeheader()
-                writer.writerows(rows)
-                table = buf.getvalue()
-            out += super().play(replace(task, table=table, items=(item,)))
+            rows = list(csv.DictReader(io.StringIO(task.table)))
+            for r in rows:
+                if r["id"] == "monk":
+                    r["power"] = str(self.monk_power(int(r["power"]), item[2]))  # type: ignore[index]
+            buf = io.StringIO()
+            writer = csv.DictWriter(buf, list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+            out += super().play(replace(task, table=buf.getvalue(), items=(item,)))
         return out
 
 
@@ -795,22 +796,9 @@ class LuckyPower(PowerOnlyOnSearch):
     twice: the lucky move looks better there than the real one (``monk.cost``), so a
     step ranks it first."""
 
-    def play(self, task: PlayTask) -> list[Outcome]:
-        out = []
-        for item in task.items:
-            table = task.table
-            if item[2] < self.from_seed:  # type: ignore[index]
-                rows = list(csv.DictReader(io.StringIO(table)))
-                for r in rows:
-                    if r["id"] == "monk" and int(r["power"]) > 3:
-                        r["power"] = str(2 * int(r["power"]) - 3)
-                buf = io.StringIO()
-                writer = csv.DictWriter(buf, list(rows[0]))
-                writer.writeheader()
-                writer.writerows(rows)
-                table = buf.getvalue()
-            out += super().play(replace(task, table=table, items=(item,)))
-        return out
+    def monk_power(self, power: int, seed: int) -> int:
+        power = super().monk_power(power, seed)
+        return 2 * power - 3 if seed < self.from_seed and power > 3 else power
 
 
 def test_with_confirm_blocks_a_step_combines_only_confirmed_moves() -> None:
