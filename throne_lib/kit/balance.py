@@ -1239,13 +1239,17 @@ class _Search:
             self.repair(taken)
         return pop
 
-    def _best(self) -> Candidate:
+    def _best(self, where: Callable[[Candidate], bool] | None = None) -> Candidate | None:
         """The fully measured candidate with the least imbalance (then fewest, smallest
-        changes)."""
+        changes), among those ``where`` accepts; None if there is none."""
         cands = sorted(
-            (c for c in self.archive.values() if not c.rejected), key=lambda c: c.changes
+            (c for c in self.archive.values() if not c.rejected and (where is None or where(c))),
+            key=lambda c: c.changes,
         )
-        return min(cands, key=lambda c: c.objectives(self.space, self.targets, self.groups))
+        return min(cands, key=self._obj, default=None)
+
+    def _obj(self, c: Candidate) -> tuple[float, float, float]:
+        return c.objectives(self.space, self.targets, self.groups)
 
     def repair_start(self) -> Candidate:
         """Where the repair starts: the best candidate (:meth:`_best`) among those whose
@@ -1257,15 +1261,10 @@ class _Search:
         the search blocks, better elsewhere), and its repaired proposal had the first
         seat at 59% on the holdout."""
         bound = self.stated.first_seat_max - (LEVER_HEADROOM if self.ladder else 0.0)
-        ok = [
-            c
-            for c in self.archive.values()
-            if not c.rejected and c.tally is not None and not c.tally.first_rate > bound
-        ]
-        if not ok:
-            return self._best()
-        ok.sort(key=lambda c: c.changes)
-        return min(ok, key=lambda c: c.objectives(self.space, self.targets, self.groups))
+        best = self._best(lambda c: c.tally is not None and not c.tally.first_rate > bound)
+        best = best or self._best()
+        assert best is not None  # the unchanged table is always measured
+        return best
 
     def repair_moves(
         self, cur: Candidate, taken: set[Changes], t: Tally | None = None
@@ -1276,8 +1275,9 @@ class _Search:
         that helps the group (further, back towards its base, or a new change). When
         ``cur`` has ``max_changes`` already, a new change is a swap: it replaces one of
         ``cur``'s card changes that touches none of the group's cards, drawn by
-        :meth:`_drop` (the rules lever stays). The first seat is left to the lever ladder. ``t``: the
-        tally that says which groups are out (default ``cur``'s on the search blocks)."""
+        :meth:`_drop` (the rules lever stays). The first seat is left to the lever
+        ladder. ``t``: the tally that says which groups are out (default ``cur``'s on the
+        search blocks)."""
         assert cur.tally is not None
         t = t if t is not None else cur.tally
         complaints = [
@@ -1427,9 +1427,7 @@ class _Search:
         try. The improving tries it does not keep, and a combination that did not beat
         the best move, leave the Pareto set; a confirmed move left out stays in it."""
 
-        def obj(c: Candidate) -> tuple[float, float, float]:
-            return c.objectives(self.space, self.targets, self.groups)
-
+        obj = self._obj
         better = sorted((c for c in done if obj(c) < obj(cur)), key=obj)
         combine = self.budget.repair_combine
         kept: dict[str | None, Candidate] = {}  # each group's confirmed move
@@ -1474,9 +1472,7 @@ class _Search:
         last = 0.0
         stop = "budget"
         confirm = bool(self.confirm_blocks)
-
-        def obj(c: Candidate) -> tuple[float, float, float]:
-            return c.objectives(self.space, self.targets, self.groups)
+        obj = self._obj
 
         for step in range(1, self.budget.repair + 1):
             here = self.pooled(cur) if confirm else cur.tally
