@@ -892,3 +892,27 @@ def test_a_swap_drops_the_change_its_generals_need_least() -> None:
     assert len(dropped) >= 30
     assert dropped.count("archer.cost") >= 0.8 * len(dropped)
     assert "knight.cost" in dropped  # less likely, not excluded
+
+
+@pytest.mark.parametrize(("groups", "tries"), [(1, 2), (2, 1), (3, 4)])
+def test_a_repair_step_tries_at_most_repair_tries_knobs_of_the_repair_groups_worst(
+    groups: int, tries: int
+) -> None:
+    """``Budget.repair_groups`` and ``repair_tries`` bound a repair step: it works on that
+    many groups, furthest out of band first, and tries at most that many knobs of each
+    (a toy hero has two: power and cost)."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    budget = replace(SMALL, repair_groups=groups, repair_tries=tries)
+    search = _Search(game, space, Targets(), budget, 0, Evaluator(game, space, None), None)
+    cur = Candidate(())
+    cur.tally = _rates_tally({"knight": 0.62, "archer": 0.5, "giant": 0.8, "monk": 0.2})  # type: ignore[assignment]
+    got = search.repair_moves(cur, set())
+    worst = ["giant", "monk", "knight"][:groups]  # 25, 25 (by name) and 7 points out
+    assert sorted({c.fixes for c in got}) == sorted(worst)
+    for g in worst:
+        assert len([c for c in got if c.fixes == g]) == min(tries, 2)
+    with pytest.raises(ValueError, match="repair_groups"):
+        Budget(repair_groups=0)
+    with pytest.raises(ValueError, match="repair_tries"):
+        Budget(repair_tries=0)

@@ -174,9 +174,11 @@ def test_cli_repair_with_confirm_blocks_says_what_it_kept(tmp_path: Path) -> Non
     args += ["--population", "2", "--generations", "0", "--blocks", "2", "--holdout-blocks"]
     args += ["1", "--workers", "1", "--no-progress", "--seed", "2", "--repair", "2"]
     args += ["--confirm", "2", "--report", str(report), "--out", str(tmp_path / "r.parquet")]
+    args += ["--repair-groups", "2", "--repair-tries", "1"]
     assert throne_main(args) == 0
     text = report.read_text(encoding="utf-8")
     line = re.search(r"^repair: (\d) of 2 steps.*; (\d+) moves kept, (\d+) tries chosen on "
-                     r"the search blocks failed on 2 confirm blocks$", text, re.M)  # fmt: skip
+                     r"the search blocks failed on 2 confirm blocks; each step: the 2 groups "
+                     r"furthest out, ≤ 1 tries each$", text, re.M)  # fmt: skip
     assert line is not None, text
     assert int(line.group(2)) <= int(line.group(1))

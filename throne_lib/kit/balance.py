@@ -63,8 +63,9 @@ LEVER_HEADROOM = 0.025
 # The least weight a guided change gives a knob of a group that misses its band (one
 # general's own card, 10 points out of the band, weighs about 0.15).
 MIN_PULL = 0.01
-# The repair stage (:meth:`_Search.repair`): knobs tried per out-of-band group and step,
-# and how many of the worst groups one step works on.
+# The repair stage (:meth:`_Search.repair`), by default: knobs tried per out-of-band
+# group and step, and how many of the worst groups one step works on
+# (:attr:`Budget.repair_tries`, :attr:`Budget.repair_groups`).
 REPAIR_TRIES = 4
 REPAIR_GROUPS = 3
 # With confirm blocks (:data:`Budget.confirm`): how many of a repair step's improving
@@ -728,6 +729,11 @@ class Budget:
     on one sample keeps the tries that were lucky on it (the winner's curse); a second
     sample the choice never saw tells a real move from a lucky one.
 
+    ``repair_groups`` and ``repair_tries``: a repair step works on the ``repair_groups``
+    groups furthest out of band, trying at most ``repair_tries`` knobs of each. The
+    tries are what a step costs; more groups with fewer tries each move more groups per
+    step (with ``repair_combine``), more tries per group find a better move for each.
+
     ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
     (or repair step) is not started when the time spent, one more as long as the last
     one and the holdout (estimated from the time per match so far) would pass it. A run
@@ -750,6 +756,8 @@ class Budget:
     repair_share: float = 0.25
     repair_combine: bool = False
     confirm: int = 0
+    repair_groups: int = REPAIR_GROUPS
+    repair_tries: int = REPAIR_TRIES
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -769,6 +777,9 @@ class Budget:
             raise ValueError("budget repair must be at least 0 (steps)")
         if self.confirm < 0:
             raise ValueError("budget confirm must be at least 0 (blocks)")
+        for name in ("repair_groups", "repair_tries"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"budget {name} must be at least 1")
         if self.blocks + self.confirm > MAX_BLOCKS:
             raise ValueError(f"budget: at most {MAX_BLOCKS} search and confirm blocks together")
         if not 0 <= self.repair_share < 1:
@@ -1269,8 +1280,8 @@ class _Search:
     def repair_moves(
         self, cur: Candidate, taken: set[Changes], t: Tally | None = None
     ) -> list[Candidate]:
-        """One repair step's tries: for each of the :data:`REPAIR_GROUPS` groups furthest
-        out of (the aimed) band, up to :data:`REPAIR_TRIES` of its knobs, drawn without
+        """One repair step's tries: for each of the ``repair_groups`` groups furthest
+        out of (the aimed) band, up to ``repair_tries`` of its knobs, drawn without
         replacement by :meth:`_pull`, each moved one step from ``cur`` in the direction
         that helps the group (further, back towards its base, or a new change). When
         ``cur`` has ``max_changes`` already, a new change is a swap: it replaces one of
@@ -1289,7 +1300,7 @@ class _Search:
         current = dict(cur.changes)
         full = len(current) >= self.budget.max_changes
         tries: list[Candidate] = []
-        for group, direction, _ in complaints[:REPAIR_GROUPS]:
+        for group, direction, _ in complaints[: self.budget.repair_groups]:
             knobs: list[Knob] = []
             for k in self.by_group[group]:
                 now = current.get(k.key, k.base)
@@ -1302,7 +1313,7 @@ class _Search:
                 if not self.space[key].is_rules and group not in self.space[key].groups
             )
             mine = 0
-            while knobs and mine < REPAIR_TRIES:
+            while knobs and mine < self.budget.repair_tries:
                 i = self.rng.choices(range(len(knobs)), weights)[0]
                 k = knobs.pop(i)
                 weights.pop(i)

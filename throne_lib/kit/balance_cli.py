@@ -222,6 +222,21 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         f"before it is kept (default {d.confirm}: none)",
     )
     b.add_argument(
+        "--repair-groups",
+        type=int,
+        default=d.repair_groups,
+        metavar="N",
+        help=f"a repair step works on the N groups (generals, heroes …) furthest out of band "
+        f"(default {d.repair_groups})",
+    )
+    b.add_argument(
+        "--repair-tries",
+        type=int,
+        default=d.repair_tries,
+        metavar="N",
+        help=f"… trying at most N knobs of each (default {d.repair_tries})",
+    )
+    b.add_argument(
         "--no-rules-first",
         dest="rules_first",
         action="store_false",
@@ -347,6 +362,8 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         repair_share=args.repair_share,
         repair_combine=args.repair_combine,
         confirm=args.confirm,
+        repair_groups=args.repair_groups,
+        repair_tries=args.repair_tries,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)

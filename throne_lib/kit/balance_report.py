@@ -96,6 +96,8 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
                     if b.confirm
                     else ""
                 )
+                + f"; each step: the {b.repair_groups} groups furthest out, "
+                f"≤ {b.repair_tries} tries each"
             ]
             if b.repair
             else []
