@@ -36,6 +36,7 @@ from throne_lib.kit.balance import (
     PlayTask,
     RulesField,
     SeatResult,
+    Tally,
     Targets,
     _Search,
     block_seed,
@@ -377,8 +378,12 @@ def test_the_card_search_starts_from_the_smallest_first_seat_lever_that_works(
     by_komi = dict(zip((1, 2, 3), rates, strict=True))
     measured: list[tuple[object, ...]] = []
 
-    def fake_evaluate(cands: list[Candidate], incumbents: list[Candidate]) -> None:
+    def fake_evaluate(
+        cands: list[Candidate], incumbents: list[Candidate], first_above: float | None = None
+    ) -> None:
         assert incumbents == [base]
+        last_rung = dict(cands[0].changes)["rules.komi"] == 3
+        assert first_above == (None if last_rung else Targets().first_seat_max - LEVER_HEADROOM)
         for c in cands:
             measured.append(c.changes)
             c.tally = _first_seat_tally(by_komi[dict(c.changes)["rules.komi"]])
@@ -916,3 +921,60 @@ def test_a_repair_step_tries_at_most_repair_tries_knobs_of_the_repair_groups_wor
         Budget(repair_groups=0)
     with pytest.raises(ValueError, match="repair_tries"):
         Budget(repair_tries=0)
+
+
+class KomiFirstSeat(ToyGame):
+    """The toy game whose first seat wins with a fixed chance per komi (the heroes'
+    strength does not count): the lever ladder's racing on its own."""
+
+    def __init__(self, first_wins: Mapping[int, float]) -> None:
+        super().__init__()
+        self.first_wins = first_wins
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        komi = dict(task.rules).get("komi", 0)
+        out = []
+        for a, b, seed in task.items:  # type: ignore[misc]
+            rng = random.Random(seed)
+            first = rng.random() < 0.5
+            first_won = rng.random() < self.first_wins[komi]
+            a_wins = first_won == first
+            seats = (
+                SeatResult(a, first, float(a_wins)),
+                SeatResult(b, not first, float(not a_wins)),
+            )
+            out.append(Outcome(seats, 10.0))
+        return out
+
+
+@pytest.mark.parametrize("komi2", [0.75, 0.40])
+def test_the_lever_ladder_stops_measuring_a_rung_clearly_over_the_bound(komi2: float) -> None:
+    """A lever rung whose first seat is clearly over the bound (by LEVER_DROP_Z standard
+    errors) is dropped after a few blocks instead of replaying every search match; a rung
+    under it is measured in full and is the start, and so is the last step however high
+    its first seat (the fallback start)."""
+    game = KomiFirstSeat({0: 0.9, 1: 0.9, 2: komi2, 3: 0.95})
+    space = search_space(game)
+    targets = Targets(first_seat_max=0.5)
+    budget = replace(SMALL, blocks=40)
+    ev = Evaluator(game, space, None)
+    search = _Search(game, space, targets, budget, 0, ev, None)
+    base = Candidate(())
+    search.evaluate([base], [])
+    ladder = search.lever_ladder(base, {()})
+    komi1, two = ladder[:2]
+    assert komi1.dropped_at is not None and komi1.dropped_at <= 4 and komi1.tally is None
+    per_block = len(search.blocks[0])
+    if komi2 > 0.5:  # komi 3, the last step, is measured in full and is the start
+        assert [c.changes for c in ladder] == [(("rules.komi", v),) for v in (1, 2, 3)]
+        assert two.dropped_at is not None and two.dropped_at <= 4
+        three = ladder[2]
+        assert three.dropped_at is None and three.tally is not None
+        assert ev.played <= per_block * (2 * budget.blocks + 8)
+        assert search.lever(ladder) is three
+    else:
+        assert len(ladder) == 2 and two.dropped_at is None and two.tally is not None
+        assert search.lever(ladder) is two
+    assert search._first_clearly_above(Tally(first_score=60, first_count=100), 0.4)
+    assert not search._first_clearly_above(Tally(first_score=52, first_count=100), 0.4)
+    assert not search._first_clearly_above(Tally(), 0.4)  # a game without a first seat
