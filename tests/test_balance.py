@@ -978,3 +978,37 @@ def test_the_lever_ladder_stops_measuring_a_rung_clearly_over_the_bound(komi2: f
     assert search._first_clearly_above(Tally(first_score=60, first_count=100), 0.4)
     assert not search._first_clearly_above(Tally(first_score=52, first_count=100), 0.4)
     assert not search._first_clearly_above(Tally(), 0.4)  # a game without a first seat
+
+
+def test_the_report_lists_what_each_repair_step_worked_on_and_kept() -> None:
+    """Each repair step's history entry says which groups it worked on (out of the aimed
+    band, each the way it should move), what it kept (knob, old, new: the difference
+    between the candidates before and after it) and the imbalance before and after; the
+    report lists the steps."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    budget = replace(SMALL, population=4, generations=1, repair=4)
+    res = suggest(game, space, Targets(), budget, seed=3, backend="serial")
+    steps = [h for h in res.history if "repair" in h]
+    assert steps and all("worked_on" in h for h in steps)
+    lo, hi = Targets().band
+    value: dict[str, int] = {}  # each knob's value as the steps leave it
+    for h in steps:
+        assert h["worked_on"] or h.get("repair_stop") == "no move"
+        for g, d, r in h["worked_on"]:
+            assert g in HEROES and ((r < lo and d == 1) or (r > hi and d == -1))
+        if h["kept"]:
+            assert h["moved"] and h["imbalance_after"] < h["imbalance_before"]
+        else:
+            assert not h["moved"] and h["imbalance_after"] == h["imbalance_before"]
+        for k, old, new in h["kept"]:
+            assert old != new and value.get(k, old) == old
+            value[k] = new
+    assert value  # the toy's two heroes out of band: some step kept a move
+    text = report_text(res, {"monk": "僧侣", "giant": "巨人", "archer": "弓手", "knight": "骑士"})
+    assert "repair steps (rates and aimed imbalance on the search blocks):" in text
+    for h in steps:
+        line = next(x for x in text.splitlines() if x.startswith(f"  {h['repair']}: for "))
+        for k, old, new in h["kept"]:
+            card, _, fld = k.partition(".")
+            assert f"{card} (" in line and f".{fld} {old}→{new}" in line

@@ -1530,6 +1530,7 @@ class _Search:
                 stop = "time"
                 break
             t0 = time.monotonic()
+            before = here.imbalance(self.targets, self.groups)
             tries = self.repair_moves(cur, taken, here)
             self.evaluate(tries, [cur])
             done = [c for c in tries if c.tally is not None]
@@ -1543,7 +1544,14 @@ class _Search:
                     done.append(c)
                 best = min([cur, *done], key=obj)
             moved = best is not cur
-            cur = best
+            was, cur = dict(cur.changes), best
+            now = dict(cur.changes)
+            after = self.pooled(cur) if confirm else cur.tally
+            assert after is not None
+            worked: dict[str, int] = {}
+            for c in tries:
+                if c.fixes is not None:
+                    worked.setdefault(c.fixes, c.direction)
             self._report(
                 gen,
                 [cur],
@@ -1551,6 +1559,16 @@ class _Search:
                 repair=step,
                 moved=moved,
                 rejected=rejected,
+                step={
+                    "worked_on": [[g, d, here.rate(g)] for g, d in worked.items()],
+                    "kept": [
+                        [k, was.get(k, self.space[k].base), now.get(k, self.space[k].base)]
+                        for k in sorted(set(was) | set(now))
+                        if was.get(k) != now.get(k)
+                    ],
+                    "imbalance_before": before,
+                    "imbalance_after": after.imbalance(self.targets, self.groups),
+                },
             )
             last = time.monotonic() - t0
             if not tries:
@@ -1567,7 +1585,12 @@ class _Search:
         repair: int | None = None,
         moved: bool = False,
         rejected: int = 0,
+        step: Mapping[str, Any] | None = None,
     ) -> None:
+        """Append a generation's (or repair step's) entry to the history and tell the
+        progress callback. ``step``: what a repair step worked on and kept
+        (``worked_on``: [group, direction, rate before]; ``kept``: [knob, old, new]; the
+        aimed imbalance before and after, on search and confirm blocks when there are)."""
         pts = self._points(pop)
         best = min(pts)
         extra = (
@@ -1575,6 +1598,7 @@ class _Search:
             if repair is None
             else {"repair": repair, "moved": moved}
             | ({"rejected": rejected} if self.confirm_blocks else {})
+            | dict(step or {})
         )
         self.history.append(
             {

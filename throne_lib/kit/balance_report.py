@@ -54,6 +54,33 @@ def _lever_lines(res: BalanceResult) -> list[str]:
     return lines
 
 
+def _knob(key: str, names: Mapping[str, str]) -> str:
+    """``card.field`` as ``card (名字).field``; a rules knob as it is."""
+    card, _, fld = key.partition(".")
+    return key if card == "rules" or card not in names else f"{card} ({names[card]}).{fld}"
+
+
+def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
+    """What each repair step worked on (the groups furthest out, with their rate and
+    the way they should move) and what it kept, with the aimed imbalance before and
+    after it (on search and confirm blocks together when the run had confirm blocks)."""
+    steps = [h for h in res.history if "worked_on" in h]
+    if not steps:
+        return []
+    where = "search + confirm blocks" if res.budget.confirm else "search blocks"
+    lines = [f"repair steps (rates and aimed imbalance on the {where}):"]
+    for h in steps:
+        worked = ", ".join(
+            f"{names.get(g, g)} {100 * r:.1f}%{'↑' if d > 0 else '↓'}" for g, d, r in h["worked_on"]
+        )
+        kept = ", ".join(f"{_knob(k, names)} {old}→{new}" for k, old, new in h["kept"])
+        lines.append(
+            f"  {h['repair']}: for {worked or 'nothing'}: kept {kept or 'nothing'}; imbalance "
+            f"{h['imbalance_before']:.3f} -> {h['imbalance_after']:.3f}"
+        )
+    return lines
+
+
 def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> str:
     """The readable report: targets, budget, then each proposal's diff, rules changes and
     before/after win rates (holdout, 95% intervals)."""
@@ -107,6 +134,7 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
         f"{res.before.imbalance:.3f} on the holdout blocks "
         f"(first seat {_pct(res.before.rates[FIRST])})",
         *_lever_lines(res),
+        *_repair_lines(res, names),
         f"Pareto set of the search: {len(res.front)} candidates; shown: {len(res.proposals)}",
     ]
     if not res.proposals:
