@@ -1012,3 +1012,29 @@ def test_the_report_lists_what_each_repair_step_worked_on_and_kept() -> None:
         for k, old, new in h["kept"]:
             card, _, fld = k.partition(".")
             assert f"{card} (" in line and f".{fld} {old}→{new}" in line
+
+
+@pytest.mark.parametrize(
+    ("changed", "first_try"),
+    [
+        ({"monk.power": 4}, {"monk.power": 5}),  # it helped: one more step
+        ({"monk.cost": 2}, {"monk.cost": 1}),
+        ({"monk.power": 2}, {}),  # it hurt: taken back (and the change freed)
+    ],
+)
+def test_a_groups_first_repair_try_moves_a_knob_already_changed(
+    changed: dict[str, int], first_try: dict[str, int]
+) -> None:
+    """The monk is weak and the candidate has changed one of his knobs: his first try
+    (whatever the seed) moves that knob one step the way that helps him, which costs no
+    new change; the next tries draw from all his knobs."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    for seed in range(8):
+        budget = replace(SMALL, repair_groups=1, repair_tries=2)
+        search = _Search(game, space, Targets(), budget, seed, Evaluator(game, space, None), None)
+        cur = Candidate(tuple(sorted(changed.items())))
+        cur.tally = _rates_tally({"knight": 0.5, "archer": 0.5, "giant": 0.5, "monk": 0.3})  # type: ignore[assignment]
+        tries = search.repair_moves(cur, set())
+        assert [dict(c.changes) for c in tries][0] == first_try
+        assert len(tries) == 2 and all(c.fixes == "monk" for c in tries)

@@ -1321,8 +1321,11 @@ class _Search:
         that helps the group (further, back towards its base, or a new change). When
         ``cur`` has ``max_changes`` already, a new change is a swap: it replaces one of
         ``cur``'s card changes that touches none of the group's cards, drawn by
-        :meth:`_drop` (the rules lever stays). The first seat is left to the lever
-        ladder. ``t``: the tally that says which groups are out (default ``cur``'s on the
+        :meth:`_drop` (the rules lever stays). A group's first try goes to one of its
+        knobs ``cur`` has changed already, when there is one: pushing further a change
+        that moved the group the right way (or taking back one that moved it the wrong
+        way) costs no change, and a one-step try of a fresh knob rarely drew it again (a
+        group has dozens of knobs). The first seat is left to the lever ladder. ``t``: the tally that says which groups are out (default ``cur``'s on the
         search blocks)."""
         assert cur.tally is not None
         t = t if t is not None else cur.tally
@@ -1349,7 +1352,15 @@ class _Search:
             )
             mine = 0
             while knobs and mine < self.budget.repair_tries:
-                i = self.rng.choices(range(len(knobs)), weights)[0]
+                # the first try of a group goes to a knob the candidate changed already,
+                # if one of the group's is: one more step, or one back (free either way)
+                changed = [i for i, k in enumerate(knobs) if k.key in current]
+                if mine == 0 and changed:
+                    i = changed[
+                        self.rng.choices(range(len(changed)), [weights[i] for i in changed])[0]
+                    ]
+                else:
+                    i = self.rng.choices(range(len(knobs)), weights)[0]
                 k = knobs.pop(i)
                 weights.pop(i)
                 now = current.get(k.key, k.base)
