@@ -1038,3 +1038,36 @@ def test_a_groups_first_repair_try_moves_a_knob_already_changed(
         tries = search.repair_moves(cur, set())
         assert [dict(c.changes) for c in tries][0] == first_try
         assert len(tries) == 2 and all(c.fixes == "monk" for c in tries)
+
+
+def test_with_confirm_blocks_the_repairs_last_candidate_is_always_shown() -> None:
+    """The proposals are chosen on the search blocks; the repair chose its last candidate
+    on search and confirm blocks together, so it is shown: in place of the candidate
+    with as many changes, or added (the shown candidates with most changes, other than
+    the first, making room)."""
+    from throne_lib.kit.balance import _with_repaired
+
+    def cand(n: int, tag: int = 0) -> Candidate:
+        return Candidate(tuple((f"c{i}.cost", tag) for i in range(n)))
+
+    one, six, twelve = cand(1), cand(6), cand(12)
+    r12, r11 = cand(12, 1), cand(11, 1)
+    assert _with_repaired([one, twelve], r12, 2) == [one, r12]
+    assert _with_repaired([one, twelve], r11, 2) == [one, r11]
+    assert _with_repaired([one, six, twelve], r11, 3) == [one, six, r11]
+    assert _with_repaired([one, six, twelve], r11, 4) == [one, six, r11, twelve]
+    assert _with_repaired([one, twelve], twelve, 2) == [one, twelve]  # shown already
+    assert _with_repaired([one, twelve], None, 2) == [one, twelve]  # no repair
+    assert _with_repaired([one], Candidate(()), 2) == [one]  # it ended where it started
+    # end to end: a run with confirm blocks shows where its repair ended
+    seed = 0
+    game = LuckyPower(TWO_OFF, block_seed(seed, SMALL.blocks))
+    space = search_space(game)
+    budget = replace(SMALL, population=2, generations=0, repair=3, confirm=4, proposals=2)
+    res = suggest(game, space, Targets(), budget, seed=seed, backend="serial")
+    kept: dict[str, int] = {}
+    for h in res.history:
+        for k, _, new in h.get("kept", []):
+            kept[k] = new
+    last = res.proposals[-1].changes
+    assert kept and all(dict(last).get(k, space[k].base) == v for k, v in kept.items())

@@ -1666,6 +1666,25 @@ def _shown(
     return best
 
 
+def _with_repaired(shown: list[Candidate], repaired: Candidate | None, n: int) -> list[Candidate]:
+    """``shown`` with the repair's final candidate in it, when the repair had confirm
+    blocks: it replaces the shown candidate with as many changes, else it is added (and
+    if that makes more than ``n``, the shown candidates with the most changes other than
+    the first go). The proposals are
+    chosen on the search blocks, while the repair chose each move on the search and
+    confirm blocks together (twice the matches). In one acceptance run (seed 12) the
+    proposal shown was one general's confirmed move of the last step (12 changes),
+    better on the search blocks than the combination that step kept (10 changes: it
+    also took back two changes other generals no longer needed), which was not shown."""
+    if repaired is None or not repaired.changes or repaired in shown:
+        return shown
+    out = [c for c in shown if len(c.changes) != len(repaired.changes)]
+    out = sorted([*out, repaired], key=lambda c: (len(c.changes), c.changes))
+    while len(out) > max(n, 1):
+        out.remove(next(c for c in reversed(out[1:]) if c is not repaired))
+    return out
+
+
 def suggest(
     game: BalanceGame,
     space: SearchSpace,
@@ -1692,6 +1711,8 @@ def suggest(
         # which to show is the search's choice (the aimed band); every figure shown is
         # under the stated band, so search and holdout imbalances compare
         shown = _shown(front, space, search.targets, search.groups, budget.proposals)
+        if search.confirm_blocks:
+            shown = _with_repaired(shown, search.repaired, budget.proposals)
         hold_rng = random.Random(f"holdout:{seed}")
         holdout = [
             game.block(hold_rng, block_seed(seed, k, holdout=True))
