@@ -1325,7 +1325,8 @@ class _Search:
         knobs ``cur`` has changed already, when there is one: pushing further a change
         that moved the group the right way (or taking back one that moved it the wrong
         way) costs no change, and a one-step try of a fresh knob rarely drew it again (a
-        group has dozens of knobs). The first seat is left to the lever ladder. ``t``: the tally that says which groups are out (default ``cur``'s on the
+        group has dozens of knobs). The first seat is left to the lever ladder.
+        ``t``: the tally that says which groups are out (default ``cur``'s on the
         search blocks)."""
         assert cur.tally is not None
         t = t if t is not None else cur.tally
@@ -1670,12 +1671,12 @@ def _with_repaired(shown: list[Candidate], repaired: Candidate | None, n: int) -
     """``shown`` with the repair's final candidate in it, when the repair had confirm
     blocks: it replaces the shown candidate with as many changes, else it is added (and
     if that makes more than ``n``, the shown candidates with the most changes other than
-    the first go). The proposals are
-    chosen on the search blocks, while the repair chose each move on the search and
-    confirm blocks together (twice the matches). In one acceptance run (seed 12) the
-    proposal shown was one general's confirmed move of the last step (12 changes),
-    better on the search blocks than the combination that step kept (10 changes: it
-    also took back two changes other generals no longer needed), which was not shown."""
+    the first go). The proposals are chosen on the search blocks, while the repair
+    chose each move on the search and confirm blocks together (twice the matches). In
+    one acceptance run (seed 12) the proposal shown was one general's confirmed move of
+    the last step (12 changes), better on the search blocks than the combination that
+    step kept (10 changes: it also took back two changes other generals no longer
+    needed), which was not shown."""
     if repaired is None or not repaired.changes or repaired in shown:
         return shown
     out = [c for c in shown if len(c.changes) != len(repaired.changes)]
