@@ -16,6 +16,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -1071,3 +1072,45 @@ def test_with_confirm_blocks_the_repairs_last_candidate_is_always_shown() -> Non
             kept[k] = new
     last = res.proposals[-1].changes
     assert kept and all(dict(last).get(k, space[k].base) == v for k, v in kept.items())
+
+
+def test_a_slot_price_keeps_only_moves_that_earn_the_changes_they_add() -> None:
+    """``Budget.slot_price`` (with confirm blocks): a step keeps a move that adds changes
+    only if, on search and confirm blocks together, it lowers the aimed imbalance by at
+    least price x imbalance / changes still free, per change added. At an impossible
+    price no step adds a change and the report counts the confirmed moves turned down;
+    at a modest one every kept move that added changes earned them."""
+    game = ToyGame(TWO_OFF)
+    space = search_space(game)
+    base = replace(SMALL, population=2, generations=0, repair=4, confirm=4, max_changes=3)
+
+    def steps(budget: Budget) -> list[dict[str, Any]]:
+        s = _Search(game, space, Targets(), budget, 1, Evaluator(game, space, None), None)
+        s.run()
+        return [h for h in s.history if "repair" in h]
+
+    def added(h: Mapping[str, Any]) -> int:
+        kept = h["kept"]
+        return sum(old == space[k].base for k, old, _ in kept) - sum(
+            new == space[k].base for k, _, new in kept
+        )
+
+    free = steps(base)
+    assert any(h["moved"] and added(h) > 0 for h in free)  # any gain buys a change
+    assert all("priced" not in h for h in free)
+    dear = steps(replace(base, slot_price=1e9))
+    assert all(added(h) <= 0 for h in dear)
+    assert sum(h["priced"] for h in dear) > 0
+    price = 0.5
+    for h in steps(replace(base, slot_price=price)):
+        if h["moved"] and added(h) > 0:
+            before, after = h["imbalance_before"], h["imbalance_after"]
+            open_slots = max(1, 3 - (h["best_changes"] - added(h)))
+            assert before - after >= price * before / open_slots * added(h) - 1e-12
+    res = suggest(game, space, Targets(), replace(base, slot_price=1e9), seed=1, backend="serial")
+    assert res.repair_priced == sum(h["priced"] for h in dear) > 0
+    assert f"{res.repair_priced} confirmed moves did not earn their changes (slot price 1e+09)" in (
+        report_text(res)
+    )
+    with pytest.raises(ValueError, match="slot_price"):
+        Budget(slot_price=-1)

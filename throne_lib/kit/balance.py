@@ -52,6 +52,7 @@ import pandas as pd
 from throne_lib.carddiff import Sheet, diff_tables
 from throne_lib.kit import nsga
 from throne_lib.kit.analytics import wilson
+from throne_lib.kit.effectlang import Number, numbers
 
 FIRST = "@first"  # the pseudo-group of the first seat (for knobs that move its edge)
 SEED_STRIDE = 10_000  # seeds per block (a block plays fewer matches than this)
@@ -215,6 +216,37 @@ def with_keyword_amount(text: str, keyword: str, value: int, card: str = "") -> 
     return out
 
 
+EFFECT_PREFIX = "fx."
+
+
+def effect_numbers(text: str) -> dict[str, Number]:
+    """The whole numbers of an effects cell by their field name (:func:`numbers`):
+    ``fx.TRIGGER.CALL`` for the first number of the first call of that name in the
+    first clause with that trigger, ``fx.TRIGGER(PARAM)`` for a trigger's own number
+    (``fx.skill(mana)`` of ``skill(mana=2): …``). The k-th clause of a trigger, the k-th
+    call of a name and its k-th number add ``#k``, ``#k`` and ``[k]``:
+    ``fx.play.buff[2]`` is the HP of ``play: buff(2, 3, ally)``."""
+    out: dict[str, Number] = {}
+    clauses: dict[int, str] = {}
+    per_trigger: dict[str, int] = {}
+    ints: dict[tuple[int, str, int], int] = {}
+    for n in numbers(text):
+        if n.clause not in clauses:
+            k = per_trigger[n.trigger] = per_trigger.get(n.trigger, 0) + 1
+            clauses[n.clause] = EFFECT_PREFIX + n.trigger + (f"#{k}" if k > 1 else "")
+        head = clauses[n.clause]
+        if n.param is not None:
+            out[f"{head}({n.param})"] = n
+            continue
+        assert n.call is not None
+        i = ints[(n.clause, n.call, n.occurrence)] = (
+            ints.get((n.clause, n.call, n.occurrence), 0) + 1
+        )
+        name = f"{head}.{n.call}" + (f"#{n.occurrence}" if n.occurrence > 1 else "")
+        out[name + (f"[{i}]" if i > 1 else "")] = n
+    return out
+
+
 def int_field(record: Mapping[str, str], name: str) -> int | None:
     """A whole-number CSV field, None when blank or not a whole number (e.g. ``∞``)."""
     text = record.get(name, "").strip()
@@ -223,14 +255,20 @@ def int_field(record: Mapping[str, str], name: str) -> int | None:
 
 class CardTableAdapter:
     """The field part of a :class:`BalanceGame` for a CSV card table whose knobs are
-    whole-number columns and keyword amounts: a base class for adapters.
+    whole-number columns, keyword amounts and (optionally) the numbers of the effects
+    column: a base class for adapters.
 
     ``table`` is the card table's text, ``fields`` its searchable fields (``kw.NAME`` for
     the N of a ``NAME(N)`` keyword), ``rules`` the game's rules object and ``knobs`` the
     rules parameters offered (their ``base`` is read from ``rules``). ``parse_keywords``
     is the game's keyword parser: a rewritten keyword cell must still parse (it raises on
-    a bad one); None when the game has no keyword fields. A subclass adds the groups and
-    the matches; it must stay picklable (a module-level parser is)."""
+    a bad one); None when the game has no keyword fields. ``parse_effects``, likewise for
+    the effects column: when given, every number the table's effects cells hold becomes
+    a field (:func:`effect_numbers`), with ``effect_spec`` for a trigger's own numbers
+    (a skill's mana) and ``amount_spec`` for a call's; which way a number makes its card
+    stronger is the subclass's :meth:`effect_sign` (the default, 0, leaves them out). A
+    subclass adds the groups and the matches; it must stay picklable (a module-level
+    parser is)."""
 
     def __init__(
         self,
@@ -239,12 +277,32 @@ class CardTableAdapter:
         rules: Any,
         knobs: Mapping[str, RulesField],
         parse_keywords: Callable[[str], object] | None = None,
+        parse_effects: Callable[[str], object] | None = None,
+        effect_spec: FieldSpec = FieldSpec(-1, 1, 1, 0),
+        amount_spec: FieldSpec = FieldSpec(+1, 1, 2, 1),
     ) -> None:
         self.table = table
         self.fields = dict(fields)
         self.rules = rules
         self.knobs = dict(knobs)
         self.parse_keywords = parse_keywords
+        self.parse_effects = parse_effects
+        if parse_effects is not None:
+            for record in Sheet.parse(table).records():
+                for name, n in effect_numbers(record.get("effects", "")).items():
+                    self.fields.setdefault(name, effect_spec if n.param else amount_spec)
+
+    def effect_sign(self, record: Mapping[str, str], number: Number) -> int:
+        """+1 when a higher ``number`` (of ``record``'s effects) makes the card stronger,
+        -1 when weaker, 0 when it depends (then the number is not a knob)."""
+        return 0
+
+    def field_sign(self, record: Mapping[str, str], name: str) -> int:
+        """Which way field ``name`` of this card makes it stronger (0: not a knob here)."""
+        if name.startswith(EFFECT_PREFIX):
+            n = effect_numbers(record.get("effects", "")).get(name)
+            return 0 if n is None else self.effect_sign(record, n)
+        return self.fields[name].sign
 
     def table_text(self) -> str:
         return self.table
@@ -255,9 +313,21 @@ class CardTableAdapter:
     def get_field(self, record: Mapping[str, str], name: str) -> int | None:
         if name.startswith("kw."):
             return keyword_amount(record.get("keywords", ""), name[3:])
+        if name.startswith(EFFECT_PREFIX):
+            n = effect_numbers(record.get("effects", "")).get(name)
+            return None if n is None else n.value
         return int_field(record, name)  # blank and non-numbers (∞, 全) are not knobs
 
     def set_field(self, record: dict[str, str], name: str, value: int) -> None:
+        if name.startswith(EFFECT_PREFIX):
+            text = record.get("effects", "")
+            n = effect_numbers(text).get(name)
+            if n is None or self.parse_effects is None:
+                raise ValueError(f"card {record.get('id', '')!r} has no effect number {name}")
+            text = text[: n.start] + str(value) + text[n.end :]
+            self.parse_effects(text)  # still valid
+            record["effects"] = text
+            return
         if name.startswith("kw."):
             if self.parse_keywords is None:
                 raise ValueError(f"no keyword fields in this game: {name}")
@@ -390,7 +460,10 @@ def search_space(
     all the game's numeric fields) the card has, and the rules parameters ``rules``
     (default all the game offers). ``bounds`` overrides a field's (down, up).
     ``freeze`` entries are a card id (all its fields), a field name (on every card),
-    ``card.field``, or ``rules.name``: frozen knobs are not in the space at all."""
+    ``card.field``, or ``rules.name``: frozen knobs are not in the space at all. A game
+    may say per card which way a field makes it stronger (``field_sign``; 0 leaves it
+    out) and which groups it moves (``field_groups``), as :class:`CardTableAdapter`
+    does; otherwise the field's sign and the card's groups hold."""
     specs = game.card_fields()
     names = list(fields) if fields is not None else list(specs)
     for n in names:
@@ -413,11 +486,13 @@ def search_space(
         if c not in records:
             raise ValueError(f"unknown card {c!r}")
     knobs: list[Knob] = []
+    sign_of: Callable[[Mapping[str, str], str], int] | None = getattr(game, "field_sign", None)
+    groups_of: Callable[[str, str], frozenset[str]] | None = getattr(game, "field_groups", None)
     for cid in wanted:
         if cid in frozen:
             continue
-        groups = game.card_groups(cid)
-        if not groups:
+        card_groups = game.card_groups(cid)
+        if not card_groups:
             continue  # a card no group plays cannot move a win rate
         for name in names:
             if name in frozen or f"{cid}.{name}" in frozen:
@@ -425,13 +500,17 @@ def search_space(
             value = game.get_field(records[cid], name)
             if value is None:
                 continue
+            sign = specs[name].sign if sign_of is None else sign_of(records[cid], name)
+            groups = card_groups if groups_of is None else groups_of(cid, name)
+            if not sign or not groups:
+                continue  # no known direction, or no group it moves
             spec = specs[name]
             down, up = (bounds or {}).get(name, (spec.down, spec.up))
             low, high = max(spec.minimum, value - down), value + up
             if low == high:
                 continue
             knobs.append(
-                Knob(f"{cid}.{name}", cid, name, value, low, high, spec.sign, groups, spec.step)
+                Knob(f"{cid}.{name}", cid, name, value, low, high, sign, groups, spec.step)
             )
     for name in rnames:
         if f"rules.{name}" in frozen:
@@ -738,6 +817,15 @@ class Budget:
     tries are what a step costs; more groups with fewer tries each move more groups per
     step (with ``repair_combine``), more tries per group find a better move for each.
 
+    ``slot_price`` (0: off) makes a repair move that adds changes earn them, when there
+    are confirm blocks: on search and confirm blocks together, it must lower the aimed
+    imbalance by at least ``slot_price`` x (imbalance now / changes still free) for each
+    change it adds (a move of a knob already changed, or a swap, adds none). Without it
+    a step keeps any confirmed gain: the acceptance runs reached ``max_changes`` by
+    their fifth to tenth step, about half their changes each bought 0.01-0.06 of
+    imbalance, and every later new knob had to be a swap. A confirmed move that does
+    not earn its changes is not kept, and stays in the Pareto set.
+
     ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
     (or repair step) is not started when the time spent, one more as long as the last
     one and the holdout (estimated from the time per match so far) would pass it. A run
@@ -762,6 +850,7 @@ class Budget:
     confirm: int = 0
     repair_groups: int = REPAIR_GROUPS
     repair_tries: int = REPAIR_TRIES
+    slot_price: float = 0.0
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -781,6 +870,8 @@ class Budget:
             raise ValueError("budget repair must be at least 0 (steps)")
         if self.confirm < 0:
             raise ValueError("budget confirm must be at least 0 (blocks)")
+        if not self.slot_price >= 0:
+            raise ValueError(f"budget slot_price {self.slot_price}: expected >= 0")
         for name in ("repair_groups", "repair_tries"):
             if getattr(self, name) < 1:
                 raise ValueError(f"budget {name} must be at least 1")
@@ -920,6 +1011,12 @@ class BalanceResult:
         """Repair tries that improved on the search blocks and that the confirm blocks
         turned down (:meth:`_Search.confirmed`, :data:`Budget.confirm`)."""
         return sum(int(h.get("rejected", 0)) for h in self.history)
+
+    @property
+    def repair_priced(self) -> int:
+        """Confirmed repair moves not kept because they did not earn the changes they add
+        (:data:`Budget.slot_price`)."""
+        return sum(int(h.get("priced", 0)) for h in self.history)
 
     @property
     def repair_stop(self) -> str | None:
@@ -1469,11 +1566,23 @@ class _Search:
             self.targets, self.groups
         )
 
+    def earns(self, c: Candidate, cur: Candidate) -> bool:
+        """Does the move from ``cur`` to ``c`` earn the changes it adds
+        (:data:`Budget.slot_price`), on search and confirm blocks together?"""
+        added = len(c.changes) - len(cur.changes)
+        if self.budget.slot_price <= 0 or added <= 0:
+            return True
+        now = self.pooled(cur).imbalance(self.targets, self.groups)
+        gain = now - self.pooled(c).imbalance(self.targets, self.groups)
+        free = max(1, self.budget.max_changes - len(cur.changes))
+        return gain >= self.budget.slot_price * now / free * added
+
     def confirm_step(
         self, cur: Candidate, done: list[Candidate], taken: set[Changes]
-    ) -> tuple[Candidate, int]:
+    ) -> tuple[Candidate, int, int]:
         """Where a repair step with confirm blocks moves from ``cur``, given its measured
-        tries ``done``, and how many tries the confirm blocks turned down.
+        tries ``done``; how many tries the confirm blocks turned down; and how many
+        confirmed moves did not earn the changes they add (:meth:`earns`).
 
         The tries that beat ``cur`` on the search blocks are checked best first with
         :meth:`confirmed`, at most :data:`CONFIRM_TOP` of them, and the step keeps the
@@ -1483,7 +1592,8 @@ class _Search:
         confirm blocks together, it beats the best confirmed move alone. A combination
         stacks only moves each confirmed on their own, not the luck of each group's best
         try. The improving tries it does not keep, and a combination that did not beat
-        the best move, leave the Pareto set; a confirmed move left out stays in it."""
+        the best move, leave the Pareto set; a confirmed move left out stays in it. With
+        a ``slot_price`` only moves (and a combination) that earn their changes count."""
 
         obj = self._obj
         better = sorted((c for c in done if obj(c) < obj(cur)), key=obj)
@@ -1500,8 +1610,11 @@ class _Search:
                     continue
                 rejected += 1
             c.rejected = True  # unconfirmed: no proposal rests on it
+        worth = {g: c for g, c in kept.items() if self.earns(c, cur)}
+        priced = len(kept) - len(worth)
+        kept = worth
         if not kept:
-            return cur, rejected
+            return cur, rejected, priced
         moves = sorted(
             kept.values(), key=lambda c: self.pooled(c).imbalance(self.targets, self.groups)
         )
@@ -1509,12 +1622,15 @@ class _Search:
         together = self.combine(cur, moves) if len(moves) > 1 else None
         if together is not None and (both := self._new(together, taken)) is not None:
             self.evaluate([both], [])
-            if both.tally is not None and self.pooled(both).imbalance(
-                self.targets, self.groups
-            ) < self.pooled(best).imbalance(self.targets, self.groups):
-                return both, rejected
+            if (
+                both.tally is not None
+                and self.pooled(both).imbalance(self.targets, self.groups)
+                < self.pooled(best).imbalance(self.targets, self.groups)
+                and self.earns(both, cur)
+            ):
+                return both, rejected, priced
             both.rejected = True
-        return best, rejected
+        return best, rejected, priced
 
     def repair(self, taken: set[Changes]) -> None:
         """The repair stage: greedy steps from :meth:`repair_start` (see
@@ -1546,9 +1662,9 @@ class _Search:
             tries = self.repair_moves(cur, taken, here)
             self.evaluate(tries, [cur])
             done = [c for c in tries if c.tally is not None]
-            rejected = 0  # tries the confirm blocks turned down
+            rejected = priced = 0  # tries the confirm blocks turned down; moves too dear
             if confirm:
-                best, rejected = self.confirm_step(cur, done, taken)
+                best, rejected, priced = self.confirm_step(cur, done, taken)
             else:
                 together = self.combine(cur, done) if self.budget.repair_combine else None
                 if together is not None and (c := self._new(together, taken)) is not None:
@@ -1572,6 +1688,7 @@ class _Search:
                 moved=moved,
                 rejected=rejected,
                 step={
+                    **({"priced": priced} if self.budget.slot_price > 0 else {}),
                     "worked_on": [[g, d, here.rate(g)] for g, d in worked.items()],
                     "kept": [
                         [k, was.get(k, self.space[k].base), now.get(k, self.space[k].base)]

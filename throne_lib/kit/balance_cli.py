@@ -237,6 +237,15 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help=f"… trying at most N knobs of each (default {d.repair_tries})",
     )
     b.add_argument(
+        "--slot-price",
+        type=float,
+        default=d.slot_price,
+        metavar="P",
+        help="with confirm blocks, a repair move must lower the imbalance by at least "
+        "P x (imbalance / changes still free) per change it adds "
+        f"(default {d.slot_price:g}: any gain)",
+    )
+    b.add_argument(
         "--no-rules-first",
         dest="rules_first",
         action="store_false",
@@ -364,6 +373,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         confirm=args.confirm,
         repair_groups=args.repair_groups,
         repair_tries=args.repair_tries,
+        slot_price=args.slot_price,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)

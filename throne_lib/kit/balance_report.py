@@ -123,6 +123,12 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
                     if b.confirm
                     else ""
                 )
+                + (
+                    f"; {res.repair_priced} confirmed moves did not earn their changes "
+                    f"(slot price {b.slot_price:g})"
+                    if b.confirm and b.slot_price > 0
+                    else ""
+                )
                 + f"; each step: the {b.repair_groups} groups furthest out, "
                 f"≤ {b.repair_tries} tries each"
             ]

@@ -96,3 +96,79 @@ class Call:
 
     def text(self) -> str:
         return f"{self.name}({', '.join(str(a) for a in self.args)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A whole-number literal of an effects cell, and where it stands: clause
+    ``clause`` (0-based) whose trigger is ``trigger``; ``param`` the trigger's keyword
+    (``mana`` of ``skill(mana=2)``) or None; else ``call`` / ``occurrence`` (1 for the
+    first call of that name in the clause) and ``arg`` (0-based argument position) of an
+    effect call. ``start``/``end``: the literal's span in the cell's text."""
+
+    clause: int
+    trigger: str
+    param: str | None
+    call: str | None
+    occurrence: int
+    arg: int
+    value: int
+    start: int
+    end: int
+
+
+def numbers(text: str) -> list[Number]:
+    """Every non-negative whole-number literal of an effects cell, in reading order, with
+    its span: what a balance search may move (:mod:`throne_lib.kit.balance`). The cell
+    must parse under the grammar (a game's parser has checked it); a part that does not
+    is skipped, not an error. Negative literals are left out: their sign is meaning."""
+    out: list[Number] = []
+    offset = 0
+    index = 0
+    for part in text.split(";"):
+        at, offset = offset, offset + len(part) + 1
+        head, sep, body = part.partition(":")
+        if not sep or not head.strip() or "\n" in part:  # ast offsets are per line
+            continue
+        try:
+            hnode = ast.parse(f"({head})", mode="eval").body
+            elts = ast.parse(f"({body},)", mode="eval").body
+        except (SyntaxError, RecursionError, MemoryError):
+            continue
+        func = hnode.func if isinstance(hnode, ast.Call) else hnode
+        trigger = func.id if isinstance(func, ast.Name) else ""
+        if isinstance(hnode, ast.Call):
+            for kw in hnode.keywords:
+                if kw.arg is not None and (v := _literal(kw.value)) is not None:
+                    s, e = _span(head, kw.value, at)
+                    out.append(Number(index, trigger, kw.arg, None, 0, 0, v, s, e))
+        seen: dict[str, int] = {}
+        body_at = at + len(head) + 1
+        for call in getattr(elts, "elts", []):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+                continue
+            name = call.func.id
+            seen[name] = seen.get(name, 0) + 1
+            for i, arg in enumerate(call.args):
+                if (v := _literal(arg)) is not None:
+                    s, e = _span(body, arg, body_at)
+                    out.append(Number(index, trigger, None, name, seen[name], i, v, s, e))
+        index += 1
+    return out
+
+
+def _literal(node: ast.expr) -> int | None:
+    """The value of a non-negative whole-number literal, else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
+        return node.value
+    return None
+
+
+def _span(part: str, node: ast.expr, at: int) -> tuple[int, int]:
+    """``node``'s character span in the cell, given it was parsed from ``(part…`` and
+    ``part`` starts at ``at``. (``ast`` counts UTF-8 bytes; a cell may hold Chinese.)"""
+    raw = f"({part}".encode()
+    assert node.end_col_offset is not None
+    start = len(raw[: node.col_offset].decode()) - 1
+    end = len(raw[: node.end_col_offset].decode()) - 1
+    return at + start, at + end

@@ -3,9 +3,11 @@
 The groups are the 18 generals (each with its signature deck, R-DECK-7); a block of
 matches is a few random rounds in which every general meets one other, seats drawn at
 random (the match seed then decides who moves first, R-TURN-12). The searchable card
-fields are cost, attack, HP and the keyword amounts (armor, siege, regen, grow,
-heal_aura); the rules parameters offered by default are what the second seat gets on
-its first turn (R-TURN-12's Reading). A match is replayed for a candidate only when the
+fields are cost, attack, HP, the keyword amounts (armor, siege, regen, grow, heal_aura)
+and the numbers of the effects column whose direction is clear (``fx.skill(mana)``, a
+skill's price; ``fx.play.damage`` to enemies: :func:`effect_sign`), so each general's
+own skill can be tuned; the rules parameters offered by default are what the second
+seat gets on its first turn (R-TURN-12's Reading). A match is replayed for a candidate only when the
 candidate touches a card that match can reach (:func:`card_closure`).
 
     throne balance suggest [--generals A,B,…] [--block-rounds N] [--iterations N] [kit options]
@@ -27,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from throne_lib.games.throne.cards import CardDB, parse_cards
 from throne_lib.games.throne.decks import signature_deck
-from throne_lib.games.throne.lang import parse_keywords
+from throne_lib.games.throne.effects import DEFAULTS, SPECS
+from throne_lib.games.throne.lang import parse_effects, parse_keywords
 from throne_lib.games.throne.match import SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.sim import throne_spec
@@ -42,6 +45,7 @@ from throne_lib.kit.balance import (
     pairing_block,
 )
 from throne_lib.kit.balance_cli import BalanceHooks
+from throne_lib.kit.effectlang import Number
 from throne_lib.kit.sim import play_spec
 
 if TYPE_CHECKING:
@@ -52,6 +56,11 @@ PLAIN_FIELDS: dict[str, FieldSpec] = {
     "attack": FieldSpec(+1, 2, 2, 0),
     "hp": FieldSpec(+1, 3, 3, 1),
 }
+# The numbers of the effects column (fx.*, throne_lib.kit.balance.effect_numbers): a
+# trigger's price (a skill's mana and HP) one step either way, an effect's amount one
+# down or two up.
+EFFECT_SPEC = FieldSpec(-1, 1, 1, 0)
+AMOUNT_SPEC = FieldSpec(+1, 1, 2, 1)
 KEYWORD_FIELDS: dict[str, FieldSpec] = {
     f"kw.{k}": FieldSpec(+1, 1, 1, 1) for k in ("armor", "siege", "regen", "grow", "heal_aura")
 }
@@ -62,6 +71,77 @@ DEFAULT_RULES_KNOBS: dict[str, RulesField] = {
     "second_first_turn_mana": RulesField(0, 0, 4, first_sign=-1, label="后手首回合额外法力"),
     "second_first_turn_draw": RulesField(0, 0, 2, first_sign=-1, label="后手首回合额外抽牌"),
 }
+
+
+# Effects whose numbers help their targets, and those that hurt them; an effect with no
+# target (draw, mana, summon, exhume) helps its owner. A number of any other effect, or
+# aimed at units of both sides (``unit``, ``adjacent_units``), is not a knob: which way
+# it makes the card stronger depends.
+HELPS = frozenset({"heal", "buff", "max_hp", "armor", "give_regen", "advance"})
+HURTS = frozenset({"damage", "retreat"})
+OWNER = frozenset({"draw", "mana", "summon", "exhume"})
+ENEMY_SIDE = frozenset(
+    {
+        "enemy",
+        "enemy_unit",
+        "enemy_barracks",
+        "adjacent_enemies",
+        "all_enemies",
+        "row_enemies",
+        "enemy_throne",
+        "random_enemy",
+    }
+)
+OWN_SIDE = frozenset(
+    {
+        "ally",
+        "ally_unit",
+        "ally_barracks",
+        "self",
+        "adjacent_allies",
+        "adjacent_barracks",
+        "adjacent_loadable",
+        "all_allies",
+        "own_throne",
+    }
+)
+# A general card's cost and HP do nothing for its own side's throne (R-THRONE-1: the
+# throne has the rules' HP; it is never paid for): they matter only where the card is
+# in a deck (a vice general).
+THRONE_DEAD_FIELDS = frozenset({"cost", "hp"})
+
+
+def _effect_check(text: str) -> object:
+    return parse_effects(text, SPECS, DEFAULTS)
+
+
+def effect_sign(effects: str, number: Number) -> int:
+    """Which way ``number`` of an effects cell makes its card stronger: +1, -1, or 0
+    when it depends (see :data:`HELPS`). A trigger's own numbers (a skill's mana and HP)
+    are its price: -1."""
+    if number.param is not None:
+        return -1
+    call = number.call or ""
+    if call in OWNER:
+        return +1
+    clauses = parse_effects(effects, SPECS, DEFAULTS)
+    if number.clause >= len(clauses):
+        return 0
+    clause = clauses[number.clause]
+    calls = [c for c in clause.calls if c.name == call]
+    if len(calls) < number.occurrence:
+        return 0
+    who = [a for a in calls[number.occurrence - 1].args if isinstance(a, str)]
+    side = 0
+    for w in who:
+        if w == "target":
+            w = clause.chosen or ""
+        side = +1 if w in OWN_SIDE else -1 if w in ENEMY_SIDE else 0
+    if call in HELPS:
+        return side
+    if call in HURTS:
+        return -side
+    return 0
 
 
 @functools.lru_cache(maxsize=8)
@@ -111,14 +191,36 @@ class ThroneBalance(CardTableAdapter):
         rules_knobs: Mapping[str, RulesField] | None = None,
     ) -> None:
         knobs = DEFAULT_RULES_KNOBS if rules_knobs is None else rules_knobs
-        super().__init__(table, {**PLAIN_FIELDS, **KEYWORD_FIELDS}, rules, knobs, parse_keywords)
+        super().__init__(
+            table,
+            {**PLAIN_FIELDS, **KEYWORD_FIELDS},
+            rules,
+            knobs,
+            parse_keywords,
+            _effect_check,
+            EFFECT_SPEC,
+            AMOUNT_SPEC,
+        )
         self.agent = agent
         self.params = tuple(sorted((params or {}).items()))
         self.block_rounds = block_rounds
         db = _db(table)
         self.generals = list(generals) if generals else [c.id for c in db.of("general")]
-        self._closure = {g: card_closure(db, signature_deck(db, g)) for g in self.generals}
+        decks = {g: signature_deck(db, g) for g in self.generals}
+        self._closure = {g: card_closure(db, d) for g, d in decks.items()}
+        self._decks = {g: frozenset(d.deck) for g, d in decks.items()}
         self.names = {c.id: c.name for c in db.values()}
+
+    def effect_sign(self, record: Mapping[str, str], number: Number) -> int:
+        return effect_sign(record.get("effects", ""), number)
+
+    def field_groups(self, card_id: str, name: str) -> frozenset[str]:
+        """A card's groups, less, for a general card's cost and HP
+        (:data:`THRONE_DEAD_FIELDS`), the general whose throne it is, unless that general
+        also has the card in its deck."""
+        groups = self.card_groups(card_id)
+        own = card_id in groups and card_id not in self._decks.get(card_id, frozenset())
+        return groups - {card_id} if name in THRONE_DEAD_FIELDS and own else groups
 
     # --- groups and matches -----------------------------------------------------------------
 
