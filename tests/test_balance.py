@@ -31,6 +31,7 @@ from throne_lib.kit.balance import (
     BalanceGame,
     Budget,
     Candidate,
+    Changes,
     Evaluator,
     FieldSpec,
     Outcome,
@@ -41,6 +42,7 @@ from throne_lib.kit.balance import (
     Targets,
     _Search,
     block_seed,
+    normalise,
     search_space,
     suggest,
     tally,
@@ -1114,3 +1116,62 @@ def test_a_slot_price_keeps_only_moves_that_earn_the_changes_they_add() -> None:
     )
     with pytest.raises(ValueError, match="slot_price"):
         Budget(slot_price=-1)
+
+
+def test_with_repair_memory_a_groups_first_try_is_the_move_measured_to_help_most() -> None:
+    """``Budget.repair_memory``: every single-knob try the repair measures is remembered
+    as each group's change of rate on the search blocks; a later step's first try for a
+    group is the remembered move predicted to lower the aimed imbalance most from the
+    current rates, whatever the seed, and a move predicted to help no one is drawn less
+    often. Without the memory the first try is a draw."""
+    game = ToyGame(TWO_OFF)  # the monk is weak (power 3)
+    space = search_space(game)
+    budget = replace(SMALL, repair_groups=1, repair_tries=2, repair_memory=True)
+    firsts: dict[bool, set[Changes]] = {True: set(), False: set()}
+    for seed in range(8):
+        for memory in (True, False):
+            b = replace(budget, repair_memory=memory)
+            s = _Search(game, space, Targets(), b, seed, Evaluator(game, space, None), None)
+            start, taken = Candidate(()), {()}
+            s.evaluate([start], [])
+            assert start.tally is not None
+            moves = [{"monk.power": 4}, {"monk.cost": 2}, {"monk.power": 2}]
+            tries = [Candidate(normalise(m, space)) for m in moves]
+            s.evaluate(tries, [])
+            s.remember(start, tries)
+            if memory:  # (without it the step never reads what is remembered)
+                assert set(s.memory) == {("monk.power", 1), ("monk.cost", -1), ("monk.power", -1)}
+                seen = s.memory[("monk.power", 1)][0]
+                assert seen is not None and tries[0].tally is not None
+                assert seen["monk"] == tries[0].tally.rate("monk") - start.tally.rate("monk")
+                assert seen["monk"] > 0 and seen["knight"] < 0  # the monk's gain is their loss
+                up, down = (s.predicted("monk.power", v, start.tally) for v in (1, -1))
+                assert up is not None and down is not None and up < 0 and up < down
+                assert s.predicted("giant.power", -1, start.tally) is None  # never measured
+            # the giant was nerfed since: a new candidate, the monk the furthest out
+            cur = Candidate(normalise({"giant.power": 5}, space))
+            s.evaluate([cur], [])
+            assert cur.tally is not None
+            worst = max(cur.tally.complaints(s.targets, s.groups), key=lambda c: c[2])
+            assert worst[:2] == ("monk", 1)
+            first = s.repair_moves(cur, set(taken))[0]
+            firsts[memory].add(first.changes)
+            if memory:
+                helps = {
+                    k: s.predicted(*k, cur.tally) for k in (("monk.power", 1), ("monk.cost", -1))
+                }
+                assert all(p is not None and p < 0 for p in helps.values())
+                ((key, value),) = dict(first.changes).items() - dict(cur.changes).items()
+                v = 1 if value > space[key].base else -1
+                assert helps[(key, v)] == min(p for p in helps.values() if p is not None)
+    assert len(firsts[True]) == 1 and len(firsts[False]) == 2
+    # a run remembers its repair's single-knob tries only when asked
+    runs = {}
+    for memory in (True, False):
+        b = replace(SMALL, population=2, generations=0, repair=3, repair_memory=memory)
+        runs[memory] = _Search(game, space, Targets(), b, 1, Evaluator(game, space, None), None)
+        runs[memory].run()
+    assert runs[True].memory and not runs[False].memory
+    b = replace(SMALL, population=2, generations=0, repair=1, repair_memory=True)
+    text = report_text(suggest(game, space, Targets(), b, seed=1, backend="serial"))
+    assert "tries each, the first the move measured to help most" in text

@@ -73,6 +73,9 @@ MIN_PULL = 0.01
 # (:attr:`Budget.repair_tries`, :attr:`Budget.repair_groups`).
 REPAIR_TRIES = 4
 REPAIR_GROUPS = 3
+# With Budget.repair_memory: how much less often a repair draws a knob move it measured
+# and predicts to help no one (:meth:`_Search.predicted`).
+USELESS_WEIGHT = 0.2
 # With confirm blocks (:data:`Budget.confirm`): how many of a repair step's improving
 # tries, best first, are re-measured on them before the step gives up.
 CONFIRM_TOP = 3
@@ -826,6 +829,18 @@ class Budget:
     imbalance, and every later new knob had to be a swap. A confirmed move that does
     not earn its changes is not kept, and stays in the Pareto set.
 
+    ``repair_memory``: a repair step's first try for a group is the knob move the
+    repair has already measured (from an earlier candidate, on the search blocks) that
+    is predicted to lower the aimed imbalance most from here: each general's measured
+    change added to today's rates (:meth:`_Search.predicted`). The other tries are
+    drawn as before; a move measured to help no one is drawn a fifth as often
+    (:data:`USELESS_WEIGHT`). One step
+    of one knob moved a general anywhere from 0 to 26 points in the probes of
+    ``docs/balance.md`` (a human minion's attack against the human camp's soldier's
+    cost), and the draw among a general's hundred knobs knows none of it; a measured
+    move that lost to another, or was held back by the confirm blocks' noise, is
+    otherwise rarely drawn again.
+
     ``time_limit`` (seconds, None: none) bounds the whole run's wall time: a generation
     (or repair step) is not started when the time spent, one more as long as the last
     one and the holdout (estimated from the time per match so far) would pass it. A run
@@ -851,6 +866,7 @@ class Budget:
     repair_groups: int = REPAIR_GROUPS
     repair_tries: int = REPAIR_TRIES
     slot_price: float = 0.0
+    repair_memory: bool = False
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -1068,6 +1084,10 @@ class _Search:
         self.repaired: Candidate | None = None  # where the repair stage ended
         self.history: list[dict[str, Any]] = []
         self.started = time.monotonic()
+        # what one step of a knob did (Budget.repair_memory): (key, +1/-1 in value) ->
+        # each measured try's change of every group's rate on the search blocks; None
+        # for a try racing dropped (clearly worse than where it started)
+        self.memory: dict[tuple[str, int], list[dict[str, float] | None]] = {}
 
     def _out_of_time(self, last_generation: float, reserve: bool = False) -> bool:
         """Would one more generation (as long as the last) and the holdout pass the
@@ -1422,7 +1442,9 @@ class _Search:
         knobs ``cur`` has changed already, when there is one: pushing further a change
         that moved the group the right way (or taking back one that moved it the wrong
         way) costs no change, and a one-step try of a fresh knob rarely drew it again (a
-        group has dozens of knobs). The first seat is left to the lever ladder.
+        group has dozens of knobs). With :data:`Budget.repair_memory` the first try is
+        rather the move measured before that :meth:`predicted` says helps most, when one
+        is predicted to help. The first seat is left to the lever ladder.
         ``t``: the tally that says which groups are out (default ``cur``'s on the
         search blocks)."""
         assert cur.tally is not None
@@ -1443,6 +1465,13 @@ class _Search:
                 if self._clip(k, now + direction * k.sign * k.step) != now:
                     knobs.append(k)
             weights = [self._pull(k, direction, t) for k in knobs]
+            gains: list[float | None] = [None] * len(knobs)
+            if self.budget.repair_memory:
+                gains = [self.predicted(k.key, direction * k.sign, t) for k in knobs]
+                weights = [
+                    w * (USELESS_WEIGHT if p is not None and p >= 0 else 1.0)
+                    for w, p in zip(weights, gains, strict=True)
+                ]
             droppable = sorted(
                 key
                 for key in current
@@ -1453,7 +1482,14 @@ class _Search:
                 # the first try of a group goes to a knob the candidate changed already,
                 # if one of the group's is: one more step, or one back (free either way)
                 changed = [i for i, k in enumerate(knobs) if k.key in current]
-                if mine == 0 and changed:
+                best = min(
+                    (i for i, p in enumerate(gains) if p is not None and p < 0),
+                    key=lambda i: (gains[i], knobs[i].key),
+                    default=None,
+                )
+                if mine == 0 and best is not None:
+                    i = best  # the move measured to help most from here
+                elif mine == 0 and changed:
                     i = changed[
                         self.rng.choices(range(len(changed)), [weights[i] for i in changed])[0]
                     ]
@@ -1461,6 +1497,7 @@ class _Search:
                     i = self.rng.choices(range(len(knobs)), weights)[0]
                 k = knobs.pop(i)
                 weights.pop(i)
+                gains.pop(i)
                 now = current.get(k.key, k.base)
                 moved = {**current, k.key: self._clip(k, now + direction * k.sign * k.step)}
                 if full and k.key not in current:
@@ -1474,6 +1511,47 @@ class _Search:
                     tries.append(c)
                     mine += 1
         return tries
+
+    def remember(self, cur: Candidate, tries: Sequence[Candidate]) -> None:
+        """Keep what each of ``tries`` that moves one knob of ``cur`` (not a swap) did to
+        every group's rate on the search blocks (:data:`Budget.repair_memory`)."""
+        assert cur.tally is not None
+        here = dict(cur.changes)
+        for c in tries:
+            now = dict(c.changes)
+            moved = [k for k in set(here) | set(now) if here.get(k) != now.get(k)]
+            if len(moved) != 1:
+                continue
+            k = self.space[moved[0]]
+            v = 1 if now.get(k.key, k.base) > here.get(k.key, k.base) else -1
+            if c.tally is None and c.dropped_at is None:
+                continue  # not measured
+            seen = self.memory.setdefault((k.key, v), [])
+            if c.tally is None:
+                seen.append(None)  # dropped by racing
+                continue
+            seen.append({g: c.tally.rate(g) - cur.tally.rate(g) for g in self.groups})
+
+    def predicted(self, key: str, v: int, t: Tally) -> float | None:
+        """The change in aimed imbalance (groups only) that moving knob ``key`` one step
+        (``v``: +1 up, -1 down) is predicted to make from the rates of ``t``: each
+        group's mean measured change added to its rate. None when never measured; +inf
+        when racing dropped every try of it."""
+        seen = self.memory.get((key, v))
+        if not seen:
+            return None
+        done = [d for d in seen if d is not None]
+        if not done:
+            return math.inf
+        lo, hi = self.targets.band
+        out = 0.0
+        for g in self.groups:
+            r = t.rate(g)
+            if math.isnan(r):
+                continue
+            e = statistics.fmean(d.get(g, 0.0) for d in done)
+            out += _outside(r + e, lo, hi) - _outside(r, lo, hi)
+        return out
 
     def _drop(self, keys: Sequence[str], current: Mapping[str, int], t: Tally) -> str:
         """Which of ``keys`` (card changes of the current candidate) a swap drops: drawn
@@ -1661,6 +1739,8 @@ class _Search:
             before = here.imbalance(self.targets, self.groups)
             tries = self.repair_moves(cur, taken, here)
             self.evaluate(tries, [cur])
+            if self.budget.repair_memory:
+                self.remember(cur, tries)
             done = [c for c in tries if c.tally is not None]
             rejected = priced = 0  # tries the confirm blocks turned down; moves too dear
             if confirm:

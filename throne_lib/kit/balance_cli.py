@@ -237,6 +237,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help=f"… trying at most N knobs of each (default {d.repair_tries})",
     )
     b.add_argument(
+        "--repair-memory",
+        action="store_true",
+        help="a repair step's first try for a general is the knob move measured before "
+        "that is predicted to help most from here",
+    )
+    b.add_argument(
         "--slot-price",
         type=float,
         default=d.slot_price,
@@ -374,6 +380,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         repair_groups=args.repair_groups,
         repair_tries=args.repair_tries,
         slot_price=args.slot_price,
+        repair_memory=args.repair_memory,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)

@@ -131,6 +131,7 @@ def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> s
                 )
                 + f"; each step: the {b.repair_groups} groups furthest out, "
                 f"≤ {b.repair_tries} tries each"
+                + (", the first the move measured to help most" if b.repair_memory else "")
             ]
             if b.repair
             else []
