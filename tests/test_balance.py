@@ -1103,12 +1103,28 @@ def test_a_slot_price_keeps_only_moves_that_earn_the_changes_they_add() -> None:
     dear = steps(replace(base, slot_price=1e9))
     assert all(added(h) <= 0 for h in dear)
     assert sum(h["priced"] for h in dear) > 0
-    price = 0.5
+    price, stalled = 0.5, 0  # the price halves with each step in a row that kept nothing
     for h in steps(replace(base, slot_price=price)):
         if h["moved"] and added(h) > 0:
             before, after = h["imbalance_before"], h["imbalance_after"]
             open_slots = max(1, 3 - (h["best_changes"] - added(h)))
-            assert before - after >= price * before / open_slots * added(h) - 1e-12
+            due = price * 0.5**stalled * before / open_slots * added(h)
+            assert before - after >= due - 1e-12
+        stalled = 0 if h["moved"] else stalled + 1
+    # what a stalled repair pays: half, then a quarter
+    s = _Search(
+        game, space, Targets(), replace(base, slot_price=1.0), 1, Evaluator(game, space, None), None
+    )
+    start, move = Candidate(()), Candidate(normalise({"monk.power": 4}, space))
+    s.evaluate([start, move], [])
+    now = s.pooled(start).imbalance(s.targets, s.groups)
+    gain = now - s.pooled(move).imbalance(s.targets, s.groups)
+    assert gain > 0
+    k = next(k for k in range(8) if gain >= now / 3 * 0.5**k)  # 3 changes free
+    s.stalled = k - 1
+    assert k > 0 and not s.earns(move, start)
+    s.stalled = k
+    assert s.earns(move, start)
     res = suggest(game, space, Targets(), replace(base, slot_price=1e9), seed=1, backend="serial")
     assert res.repair_priced == sum(h["priced"] for h in dear) > 0
     assert f"{res.repair_priced} confirmed moves did not earn their changes (slot price 1e+09)" in (

@@ -827,7 +827,10 @@ class Budget:
     a step keeps any confirmed gain: the acceptance runs reached ``max_changes`` by
     their fifth to tenth step, about half their changes each bought 0.01-0.06 of
     imbalance, and every later new knob had to be a swap. A confirmed move that does
-    not earn its changes is not kept, and stays in the Pareto set.
+    not earn its changes is not kept, and stays in the Pareto set. The price halves
+    with each step in a row that kept nothing (and is whole again after one that kept
+    a move): in run S, at 0.432 with four changes free, six steps in a row turned down
+    every confirmed move, 19 in all.
 
     ``repair_memory``: a repair step's first try for a group is the knob move the
     repair has already measured (from an earlier candidate, on the search blocks) that
@@ -1084,6 +1087,7 @@ class _Search:
         self.repaired: Candidate | None = None  # where the repair stage ended
         self.history: list[dict[str, Any]] = []
         self.started = time.monotonic()
+        self.stalled = 0  # repair steps in a row that kept nothing (halves the slot price)
         # what one step of a knob did (Budget.repair_memory): (key, +1/-1 in value) ->
         # each measured try's change of every group's rate on the search blocks; None
         # for a try racing dropped (clearly worse than where it started)
@@ -1646,14 +1650,16 @@ class _Search:
 
     def earns(self, c: Candidate, cur: Candidate) -> bool:
         """Does the move from ``cur`` to ``c`` earn the changes it adds
-        (:data:`Budget.slot_price`), on search and confirm blocks together?"""
+        (:data:`Budget.slot_price`, halved for each step in a row that kept nothing), on
+        search and confirm blocks together?"""
         added = len(c.changes) - len(cur.changes)
         if self.budget.slot_price <= 0 or added <= 0:
             return True
         now = self.pooled(cur).imbalance(self.targets, self.groups)
         gain = now - self.pooled(c).imbalance(self.targets, self.groups)
         free = max(1, self.budget.max_changes - len(cur.changes))
-        return gain >= self.budget.slot_price * now / free * added
+        price = self.budget.slot_price * 0.5**self.stalled
+        return gain >= price * now / free * added
 
     def confirm_step(
         self, cur: Candidate, done: list[Candidate], taken: set[Changes]
@@ -1752,6 +1758,7 @@ class _Search:
                     done.append(c)
                 best = min([cur, *done], key=obj)
             moved = best is not cur
+            self.stalled = 0 if moved else self.stalled + 1
             was, cur = dict(cur.changes), best
             now = dict(cur.changes)
             after = self.pooled(cur) if confirm else cur.tally
