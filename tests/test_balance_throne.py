@@ -129,6 +129,10 @@ def test_search_space_covers_card_fields_and_the_second_seat(game: ThroneBalance
     assert "pain_lord.attack" in keys
     assert not any(k.startswith("lionheart.") or k.endswith(".hp") for k in keys)
     assert any(k.startswith("iron_duke.kw.") for k in keys)  # iron_duke has armor(2)
+    # a dotted field name freezes it on every card
+    fields = {k.field for k in search_space(game, freeze=["kw.armor", "fx.skill(mana)"]).knobs}
+    assert "kw.armor" not in fields and "fx.skill(mana)" not in fields
+    assert {"kw.armor", "fx.skill(mana)"} <= {k.field for k in space.knobs}
 
 
 def test_a_match_replays_only_when_its_cards_change(game: ThroneBalance) -> None:

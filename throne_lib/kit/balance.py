@@ -482,7 +482,7 @@ def search_space(
     records = {r["id"].strip(): r for r in sheet.records() if r.get("id", "").strip()}
     for entry in frozen:
         head = entry.split(".", 1)[0]
-        if head != "rules" and head not in records and head not in specs:
+        if entry not in specs and head != "rules" and head not in records:
             raise ValueError(f"freeze {entry!r}: not a card id, a field, card.field or rules.X")
     wanted = list(cards) if cards is not None else list(records)
     for c in wanted:

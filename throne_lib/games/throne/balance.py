@@ -7,8 +7,8 @@ fields are cost, attack, HP, the keyword amounts (armor, siege, regen, grow, hea
 and the numbers of the effects column whose direction is clear (``fx.skill(mana)``, a
 skill's price; ``fx.play.damage`` to enemies: :func:`effect_sign`), so each general's
 own skill can be tuned; the rules parameters offered by default are what the second
-seat gets on its first turn (R-TURN-12's Reading). A match is replayed for a candidate only when the
-candidate touches a card that match can reach (:func:`card_closure`).
+seat gets on its first turn (R-TURN-12's Reading). A match is replayed for a candidate
+only when the candidate touches a card that match can reach (:func:`card_closure`).
 
     throne balance suggest [--generals A,B,…] [--block-rounds N] [--iterations N] [kit options]
     throne balance apply balance.parquet N [--cards PATH]
