@@ -464,9 +464,10 @@ def search_space(
     (default all the game offers). ``bounds`` overrides a field's (down, up).
     ``freeze`` entries are a card id (all its fields), a field name (on every card),
     ``card.field``, or ``rules.name``: frozen knobs are not in the space at all. A game
-    may say per card which way a field makes it stronger (``field_sign``; 0 leaves it
-    out) and which groups it moves (``field_groups``), as :class:`CardTableAdapter`
-    does; otherwise the field's sign and the card's groups hold."""
+    may say per card which way a field makes it stronger (``field_sign``, as
+    :class:`CardTableAdapter` does; 0 leaves it out) and which groups it moves
+    (``field_groups``, as Throne's adapter does); otherwise the field's sign and the
+    card's groups hold."""
     specs = game.card_fields()
     names = list(fields) if fields is not None else list(specs)
     for n in names:
