@@ -127,7 +127,7 @@ def test_private_parts_and_spectator() -> None:
     spectator view — no hand, no hidden identity."""
     m = scen("lord lai_en hand=sword", "enemy bai_pa hand=heal", "enemy di_shi")
     do(m, "skill spy h1")
-    spectator = m.observation(None)  # type: ignore[arg-type]
+    spectator = m.public_view()
     assert spectator["hand"] == [] and spectator["spied"] == {} and spectator["role"] == ""
     assert all(p["role"] in ("?", "lord") for p in spectator["players"])
     assert "愈" not in json.dumps(spectator, ensure_ascii=False).replace("使用愈", "")

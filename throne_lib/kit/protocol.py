@@ -19,6 +19,7 @@ protocol; they never import a game.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self, runtime_checkable
@@ -32,6 +33,26 @@ class IllegalAction(ValueError):
         self.rule = rule
         self.reason = reason
         super().__init__(f"illegal action {action!r}: {reason} ({rule})")
+
+
+def check_seat(seat: object, num_seats: int, game: str = "") -> int:
+    """``seat`` as an int in ``0..num_seats-1``, or a ``TypeError``/``ValueError`` naming
+    that range. Every seat argument of a match (``observation``, ``resample`` …) passes
+    through this first: a negative index would otherwise read another seat's private view
+    (``hands[-1]``), ``True`` would be seat 1, ``None`` or ``'0'`` would fall through to
+    some default. Integer types with ``__index__`` (numpy's) are taken; ``bool`` is not.
+    """
+    where = f"{game} seats are" if game else "seats are"
+    valid = f"{where} 0..{num_seats - 1}"
+    if isinstance(seat, bool) or type(seat).__name__ == "bool_":
+        raise TypeError(f"{valid}, not the bool {seat!r}")
+    try:
+        index = operator.index(seat)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{valid}, not {type(seat).__name__} {seat!r}") from None
+    if not 0 <= index < num_seats:
+        raise ValueError(f"{valid}, not {index}")
+    return index
 
 
 @runtime_checkable

@@ -14,8 +14,27 @@ ArgT = str | int
 
 @dataclass(frozen=True, slots=True)
 class Act:
+    """``kind`` and its arguments, each a ``str`` or an ``int``.
+
+    The types are checked when an action is built (``TypeError``): a float ``0.0`` or a
+    ``True`` equals and hashes like ``0`` / ``1``, so it would pass the legality check
+    and then be logged as ``attack h0 0.0 sword``, a text that no longer replays.
+    """
+
     kind: str
     args: tuple[ArgT, ...] = ()
+
+    def __post_init__(self) -> None:
+        if type(self.kind) is not str or not self.kind:
+            raise TypeError(f"an action kind is a non-empty str, not {self.kind!r}")
+        if type(self.args) is not tuple:
+            raise TypeError(f"action args are a tuple, not {type(self.args).__name__}")
+        for a in self.args:
+            if type(a) is not str and (type(a) is not int):
+                raise TypeError(
+                    f"action {self.kind}: an argument is a str or an int, "
+                    f"not {type(a).__name__} {a!r}"
+                )
 
     def text(self) -> str:
         return " ".join([self.kind, *(str(a) for a in self.args)])
@@ -28,10 +47,17 @@ class Act:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Act:
-        return cls(str(d["kind"]), tuple(d.get("args", ())))
+        if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
+            raise TypeError(f"an action dict has a str 'kind', got {d!r}")
+        args = d.get("args", ())
+        if not isinstance(args, list | tuple):
+            raise TypeError(f"an action's 'args' are a list, got {args!r}")
+        return cls(d["kind"], tuple(args))
 
     @classmethod
     def parse(cls, text: str) -> Act:
+        if not isinstance(text, str):
+            raise TypeError(f"an action text is a str, not {type(text).__name__} {text!r}")
         parts = text.split()
         if not parts or not parts[0].replace("_", "").isalpha():
             raise ValueError(f"not a 城堡之心 action: {text!r} (expected e.g. 'attack s7 0')")

@@ -15,7 +15,7 @@ from throne_lib.games.castle.core import PROMPTS, run
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.state import State
-from throne_lib.kit.protocol import IllegalAction
+from throne_lib.kit.protocol import IllegalAction, check_seat
 
 _DEFAULT_CARDS: CastleCards | None = None
 
@@ -103,7 +103,7 @@ class CastleMatch:
         return Act.parse(text)
 
     def apply(self, action: Act | str) -> list[Event]:
-        act = Act.parse(action) if isinstance(action, str) else action
+        act = as_act(action)
         s = self.state
         pr = s.prompt
         if pr is None or self.is_over:
@@ -139,13 +139,22 @@ class CastleMatch:
     def returns(self) -> list[float]:
         return list(self.state.result) if self.state.result else [0.0] * self.state.n
 
-    def observation(self, seat: int | None) -> dict[str, Any]:
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` (an int in ``0..num_seats-1``) may see (CH-UI-2)."""
         from throne_lib.games.castle.view import log_for, observe
 
+        seat = check_seat(seat, self.state.n, self.game)
         lines = self._log_views.setdefault(seat, [])
         if len(lines) < len(self.state.log):  # the log only grows: extend the seat's copy
             lines.extend(log_for(self.state, seat, len(lines)))
         return observe(self.state, seat, list(lines))
+
+    def public_view(self) -> dict[str, Any]:
+        """What every seat sees, nothing private (CH-UI-4: the cover screen between
+        seats, a spectator)."""
+        from throne_lib.games.castle.view import observe
+
+        return observe(self.state, None)
 
     def reveal_all(self) -> dict[str, Any]:
         """A replay's view of everything (CH-UI-5); never for a live seat."""
@@ -156,6 +165,7 @@ class CastleMatch:
     def resample(self, seat: int, rng: random.Random) -> CastleMatch:
         from throne_lib.games.castle.view import resample_state
 
+        seat = check_seat(seat, self.state.n, self.game)
         return CastleMatch(state=resample_state(self.state, seat, rng))
 
     @property
@@ -185,7 +195,20 @@ class CastleMatch:
         return describe(self.state, action, self.prompt_kind)
 
     def log_lines(self, seat: int | None = None) -> list[str]:
+        """The 战报 as ``seat`` reads it (None: the public lines only)."""
+        if seat is not None:
+            seat = check_seat(seat, self.state.n, self.game)
         return [e.seen_by(seat) for e in self.state.log]
+
+
+def as_act(action: object) -> Act:
+    """``action`` (an :class:`Act` or its text) as an Act; ``TypeError`` for anything else
+    (the match is not touched: apply() calls this first)."""
+    if isinstance(action, str):
+        return Act.parse(action)
+    if not isinstance(action, Act):
+        raise TypeError(f"apply() takes an action or its text, not {type(action).__name__}")
+    return action
 
 
 def rules_overrides(rules: CastleRules) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CastleCards
 from throne_lib.games.castle.core import discard_pile, run
 from throne_lib.games.castle.events import Event
-from throne_lib.games.castle.match import CastleMatch, canonical, default_cards
+from throne_lib.games.castle.match import CastleMatch, as_act, canonical, default_cards
 from throne_lib.games.castle.match import rules_from as castle_rules_from
 from throne_lib.games.castle.match import rules_overrides as castle_overrides
 from throne_lib.games.castle.state import State
@@ -41,7 +41,7 @@ from throne_lib.games.cities.engine import (
 )
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.table import CityTable, load_city_table
-from throne_lib.kit.protocol import IllegalAction
+from throne_lib.kit.protocol import IllegalAction, check_seat
 
 _DEFAULT_TABLE: CityTable | None = None
 
@@ -98,7 +98,7 @@ class CitiesMatch(CastleMatch):
         return list(self._legal)
 
     def apply(self, action: Act | str) -> list[Event]:
-        act = Act.parse(action) if isinstance(action, str) else action
+        act = as_act(action)
         s = self.state
         if self.is_over:
             raise IllegalAction(act.text(), war_of(s).end_rule or "CW-WIN-1", "the game is over")
@@ -153,9 +153,12 @@ class CitiesMatch(CastleMatch):
                mode(s).canonical())  # fmt: skip
         return hashlib.sha256(repr(pic).encode()).hexdigest()[:16]
 
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        obs = super().observation(seat)
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)  # checks the seat
         return add_city_view(self.state, obs, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        return add_city_view(self.state, super().public_view(), None)
 
     def reveal_all(self) -> dict[str, Any]:
         from throne_lib.games.castle.view import reveal_all
@@ -166,6 +169,7 @@ class CitiesMatch(CastleMatch):
         return view
 
     def resample(self, seat: int, rng: random.Random) -> CitiesMatch:
+        seat = check_seat(seat, self.state.n, self.game)
         return CitiesMatch(state=resample_state(self.state, seat, rng), teams=self.setups)
 
     def describe(self, action: Act) -> str:

@@ -31,8 +31,17 @@ KINDS: dict[str, int] = {  # kind -> number of arguments
 
 @dataclass(frozen=True, slots=True)
 class PinAction:
+    """``kind`` and its arguments, all ``str`` (checked when built: ``TypeError``)."""
+
     kind: str
     args: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if type(self.kind) is not str or type(self.args) is not tuple:
+            raise TypeError(f"a PIN action is a str kind and a tuple of str, not {self!r}")
+        for a in self.args:
+            if type(a) is not str:
+                raise TypeError(f"action {self.kind}: arguments are str, not {a!r}")
 
     def text(self) -> str:
         return " ".join((self.kind, *self.args))
@@ -42,6 +51,10 @@ class PinAction:
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> PinAction:
+        if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
+            raise TypeError(f"an action dict has a str 'kind', got {d!r}")
+        if not all(isinstance(a, str) for a in d.get("args", [])):
+            raise TypeError(f"action args are str, got {d!r}")
         return parse_action(" ".join([d["kind"], *d.get("args", [])]))
 
     def __str__(self) -> str:
@@ -49,6 +62,8 @@ class PinAction:
 
 
 def parse_action(text: str) -> PinAction:
+    if not isinstance(text, str):
+        raise TypeError(f"an action text is a str, not {type(text).__name__} {text!r}")
     parts = text.split()
     if not parts or parts[0] not in KINDS:
         raise ValueError(f"expected an action ({', '.join(KINDS)}), got {text!r}")

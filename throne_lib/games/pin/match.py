@@ -17,7 +17,7 @@ from throne_lib.games.pin.cards import PinCard, PinCardDB
 from throne_lib.games.pin.hexes import BOARD, HQ_CELLS, MIRROR_BOARD, HexBoard, label
 from throne_lib.games.pin.rules import PIN_RULES, Rules
 from throne_lib.games.pin.state import Decision, State, Unit, ref
-from throne_lib.kit.protocol import IllegalAction
+from throne_lib.kit.protocol import IllegalAction, check_seat
 
 
 class PinMatch:
@@ -102,6 +102,8 @@ class PinMatch:
                 action = parse_action(action)
             except ValueError as exc:
                 raise IllegalAction(str(action), "PIN-TURN-8", str(exc)) from None
+        if not isinstance(action, PinAction):
+            raise TypeError(f"apply() takes an action or its text, not {type(action).__name__}")
         if action not in self._legal():
             raise IllegalAction(action.text(), *self.why_illegal(action))
         self._events = []
@@ -160,12 +162,12 @@ class PinMatch:
     def observation(self, seat: int) -> Mapping[str, Any]:
         from throne_lib.games.pin.view import observation
 
-        return observation(self, seat)
+        return observation(self, check_seat(seat, 2, self.game))
 
     def resample(self, seat: int, rng: random.Random) -> PinMatch:
         from throne_lib.games.pin.view import resample
 
-        return resample(self, seat, rng)
+        return resample(self, check_seat(seat, 2, self.game), rng)
 
     # --- queries ------------------------------------------------------------------
     def card(self, u: Unit) -> PinCard:

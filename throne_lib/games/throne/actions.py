@@ -98,6 +98,8 @@ class Action:
 
     @classmethod
     def from_text(cls, text: str, geo: Geometry | None = None) -> Action:
+        if not isinstance(text, str):
+            raise TypeError(f"an action text is a str, not {type(text).__name__} {text!r}")
         g = geo or geometry()
         words = text.split()
         if not words or words[0] not in ACTION_FIELDS:

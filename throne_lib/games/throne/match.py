@@ -32,7 +32,7 @@ from throne_lib.games.throne.state import (
     State,
     Unit,
 )
-from throne_lib.kit.protocol import IllegalAction
+from throne_lib.kit.protocol import IllegalAction, check_seat
 
 __all__ = ["IllegalAction", "LegalActions", "Match", "SideSetup"]
 
@@ -384,6 +384,7 @@ class Match:
         and deck shuffled together and re-dealt (hand size kept), ``seat``'s deck order
         and the match RNG redrawn. Public reveals of single opponent cards are not
         tracked: any unseen card may be in the opponent's hand."""
+        seat = check_seat(seat, 2, "throne")
         m = self.copy()
         st = m.state
         st.rng.seed(rng.getrandbits(64))

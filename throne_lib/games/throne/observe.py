@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from throne_lib.games.throne.state import UNIT_FIELDS, SideState, Unit
+from throne_lib.kit.protocol import check_seat
 
 if TYPE_CHECKING:
     from throne_lib.games.throne.match import Match
@@ -43,8 +44,7 @@ def _side(s: SideState, own: bool) -> dict[str, Any]:
 
 def observation(match: Match, seat: int) -> dict[str, Any]:
     """``seat``'s view of ``match`` as JSON-able data (see the module docstring)."""
-    if seat not in (0, 1):
-        raise ValueError(f"Throne & Phalanx has seats 0 and 1, not {seat}")
+    seat = check_seat(seat, 2, "throne")
     st = match.state
     return {
         "seat": seat,
