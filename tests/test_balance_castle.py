@@ -14,7 +14,6 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from throne_lib.carddiff import diff_tables
 from throne_lib.cli import main as throne_main
 from throne_lib.games.castle.balance_search import CARD_FIELDS, CastleBalance, rules_knobs
 from throne_lib.games.castle.cards import parse_castle_cards
@@ -34,6 +33,7 @@ from throne_lib.kit.balance import (
     suggest,
 )
 from throne_lib.kit.balance_report import report_text
+from throne_lib.kit.carddiff import diff_tables
 
 TABLE_PATH = CASTLE.card_tables[0]
 TEXT = TABLE_PATH.read_text(encoding="utf-8")

@@ -17,7 +17,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from throne_lib.carddiff import Sheet, diff_tables
 from throne_lib.cli import main as throne_main
 from throne_lib.games.pin.balance import PinBalance, load_decks
 from throne_lib.games.pin.cards import parse_pin_cards
@@ -35,6 +34,7 @@ from throne_lib.kit.balance import (
     suggest,
 )
 from throne_lib.kit.balance_report import report_text
+from throne_lib.kit.carddiff import Sheet, diff_tables
 
 TABLE_PATH = PIN.card_tables[0]
 TEXT = TABLE_PATH.read_text(encoding="utf-8")

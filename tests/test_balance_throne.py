@@ -10,7 +10,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from throne_lib.carddiff import Sheet, diff_tables
 from throne_lib.cli import main as throne_main
 from throne_lib.games.throne.balance import ThroneBalance, rules_knobs
 from throne_lib.games.throne.cards import DEFAULT_PATH, load_cards, parse_cards
@@ -23,6 +22,7 @@ from throne_lib.kit.balance import (
     effect_numbers,
     search_space,
 )
+from throne_lib.kit.carddiff import Sheet, diff_tables
 
 TEXT = Path(DEFAULT_PATH).read_text(encoding="utf-8")
 FOUR = "lionheart,pain_lord,saint_marshal,beast_king"

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.carddiff import Sheet, diff_main, diff_tables, write_atomic
 from throne_lib.games.throne.cards import DEFAULT_PATH, parse_cards
+from throne_lib.kit.carddiff import Sheet, diff_main, diff_tables
+from throne_lib.kit.textfile import write_atomic
 
 TEXT = DEFAULT_PATH.read_text(encoding="utf-8")
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from throne_lib.carddiff import Sheet, diff_tables, write_atomic
 from throne_lib.games.throne.cards import DEFAULT_PATH, load_cards, parse_cards
 from throne_lib.games.throne.live import CardTableWatcher
 from throne_lib.games.throne.ui.cards_editor import CardsEditor, diff_html, diff_view
@@ -25,6 +24,8 @@ from throne_lib.games.throne.ui.gallery import (
     keyword_zh,
     wrap,
 )
+from throne_lib.kit.carddiff import Sheet, diff_tables
+from throne_lib.kit.textfile import write_atomic
 
 
 @pytest.fixture

@@ -1,11 +1,16 @@
-"""The kit/game split (issue 13): the kit never imports a game; games register themselves;
-Throne & Phalanx's Match speaks the kit protocol."""
+"""The kit/game split (issues 13, 35): the kit never imports a game, not even through
+another module; no game imports the command line; games register themselves; Throne &
+Phalanx's Match speaks the kit protocol."""
 
 from __future__ import annotations
 
 import ast
 import json
+import pkgutil
 import random
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -14,6 +19,11 @@ from throne_lib.kit import registry
 from throne_lib.kit.protocol import GameMatch, IllegalAction
 
 KIT = Path(__file__).resolve().parents[1] / "throne_lib" / "kit"
+GAMES = KIT.parent / "games"
+# what a kit module may not load, directly or through any other module
+NOT_KIT = ("throne_lib.games", "throne_lib.review", "throne_lib.cli", "throne_lib.carddiff")
+# Throne's names that ``from throne_lib import …`` gives (they load Throne's engine)
+THRONE_NAMES = ("Match", "load_cards", "Card", "CardDB", "Rules", "SideSetup", "Action")
 
 
 def _package(path: Path) -> str:
@@ -39,16 +49,138 @@ def _imports(path: Path, package: str) -> list[str]:
     return out
 
 
+def _outside_kit(module: str) -> bool:
+    return any(module == n or module.startswith(n + ".") for n in NOT_KIT) or (
+        module.startswith("throne_lib.") and module.rpartition(".")[2] in THRONE_NAMES
+    )
+
+
 def test_the_kit_imports_no_game() -> None:
+    """No import statement of the kit names a game, Throne's review, the command line,
+    or one of Throne's names re-exported by ``throne_lib`` (also inside functions)."""
     files = sorted(KIT.rglob("*.py"))
     assert len(files) >= 3
     bad = {
         str(f.relative_to(KIT)): m
         for f in files
         for m in _imports(f, _package(f))
-        if m == "throne_lib.games" or m.startswith("throne_lib.games.")
+        if _outside_kit(m)
     }
     assert not bad, f"kit modules importing a game: {bad}"
+
+
+def test_no_game_imports_the_command_line() -> None:
+    """A game's commands raise ``kit.cli.CliError``; ``throne_lib/cli.py`` imports games
+    (through the registry), never the other way round."""
+    bad = {
+        str(f.relative_to(GAMES)): m
+        for f in sorted(GAMES.rglob("*.py"))
+        for m in _imports(f, _package(f))
+        if m == "throne_lib.cli" or m.startswith("throne_lib.cli.")
+    }
+    assert not bad, f"games importing the command line: {bad}"
+
+
+def _kit_modules() -> list[str]:
+    import throne_lib.kit as kit
+
+    names = [i.name for i in pkgutil.walk_packages(kit.__path__, "throne_lib.kit.")]
+    return ["throne_lib.kit", *names]
+
+
+# Run in a fresh interpreter: imports the third-party libraries the kit uses (never a
+# throne_lib module), then forks one child per kit module; each child imports its module
+# and prints what of NOT_KIT got loaded. A child starts with no throne_lib module loaded,
+# exactly like a fresh interpreter, without paying pandas' import again 30 times.
+_PROBE = textwrap.dedent(
+    """
+    import importlib, json, os, sys
+    modules, forbidden = json.loads(sys.argv[1])
+    for lib in ("numpy", "pandas", "matplotlib", "ipywidgets", "ipycanvas", "IPython"):
+        try:
+            importlib.import_module(lib)
+        except ImportError:
+            pass
+    assert not [m for m in sys.modules if m.startswith("throne_lib")]
+    result = {}
+    for name in modules:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            importlib.import_module(name)
+            got = sorted(m for m in sys.modules if m.startswith(tuple(forbidden)))
+            os.write(w, json.dumps(got).encode())
+            os._exit(0)
+        os.close(w)
+        with os.fdopen(r) as f:
+            out = f.read()
+        _, status = os.waitpid(pid, 0)
+        result[name] = json.loads(out) if status == 0 and out else f"import failed ({status})"
+    print(json.dumps(result))
+    """
+)
+
+
+def _loaded_by(modules: list[str], forbidden: tuple[str, ...]) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps([modules, forbidden])],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the probe forks")
+def test_no_kit_module_loads_a_game_even_indirectly() -> None:
+    """Importing any kit module in a fresh interpreter loads no game, no Throne review,
+    no command line (the AST check above sees only direct imports)."""
+    modules = _kit_modules()
+    assert {"throne_lib.kit.registry", "throne_lib.kit.balance", "throne_lib.kit.ui.shell"} <= set(
+        modules
+    )
+    loaded = _loaded_by(modules, NOT_KIT)
+    assert set(loaded) == set(modules)
+    bad = {m: got for m, got in loaded.items() if got}
+    assert not bad, f"kit modules loading game or CLI modules: {bad}"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the probe forks")
+def test_the_probe_sees_an_indirect_game_import() -> None:
+    """The check above can fail: a module that reaches Throne through another is caught."""
+    probe = "throne_lib.games.throne.review"  # reaches Throne's match through its imports
+    loaded = _loaded_by([probe, "throne_lib.kit.log"], ("throne_lib.games.throne.match",))
+    assert loaded == {probe: ["throne_lib.games.throne.match"], "throne_lib.kit.log": []}
+
+
+def test_throne_names_load_on_first_use() -> None:
+    """``import throne_lib`` loads no engine; ``from throne_lib import Match`` still works,
+    and the build (compiled or pure) is chosen before the engine loads."""
+    code = textwrap.dedent(
+        """
+        import sys
+        import throne_lib
+        assert throne_lib.compiled.reason != "not chosen yet", throne_lib.compiled.reason
+        assert not [m for m in sys.modules if m.startswith("throne_lib.games")]
+        from throne_lib import Match, load_cards, IllegalAction
+        from throne_lib.games.throne.match import Match as M
+        from throne_lib.kit.protocol import IllegalAction as I
+        assert Match is M and IllegalAction is I and callable(load_cards)
+        assert "Match" in dir(throne_lib)
+        try:
+            throne_lib.nope
+        except AttributeError as exc:
+            assert "nope" in str(exc)
+        else:
+            raise AssertionError("no AttributeError")
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_import_reader_sees_a_game_import(tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 
 from throne_lib.cli import main
+from throne_lib.games.throne.review import EVENT_COLUMNS
+from throne_lib.games.throne.review import events_frame as throne_events_frame
 from throne_lib.kit import registry
 from throne_lib.kit.log import read_log, write_log
 from throne_lib.kit.review import GENERIC, events_frame
-from throne_lib.review import EVENT_COLUMNS
-from throne_lib.review import events_frame as throne_events_frame
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "match_seed7.jsonl"
 

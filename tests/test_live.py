@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from throne_lib import Match, SideSetup
-from throne_lib.carddiff import Sheet, write_atomic
 from throne_lib.games.throne.cards import DEFAULT_PATH, CardTableError
 from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, cards_path, hot_swap
 from throne_lib.kit.agents import RandomAgent
+from throne_lib.kit.carddiff import Sheet
 from throne_lib.kit.log import LogError, MatchRecorder, parse_log, read_log, replay, write_log
+from throne_lib.kit.textfile import write_atomic
 
 
 @pytest.fixture

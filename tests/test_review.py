@@ -12,9 +12,7 @@ from throne_lib.cli import main
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.match import Match
-from throne_lib.kit.agents import RandomAgent, play_match
-from throne_lib.kit.log import iter_replay, read_log, write_log
-from throne_lib.review import (
+from throne_lib.games.throne.review import (
     EVENT_COLUMNS,
     TIMELINE_COLUMNS,
     damage_by_card,
@@ -22,6 +20,8 @@ from throne_lib.review import (
     plot_review,
     timeline,
 )
+from throne_lib.kit.agents import RandomAgent, play_match
+from throne_lib.kit.log import iter_replay, read_log, write_log
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import pytest
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.match import Match
+from throne_lib.games.throne.review import round_axes
 from throne_lib.games.throne.ui.replay import LogBrowser, ReplayWidget, load_steps
 from throne_lib.kit.agents import RandomAgent, play_match
 from throne_lib.kit.log import write_log
-from throne_lib.review import round_axes
 
 
 @pytest.fixture(scope="module")

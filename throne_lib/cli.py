@@ -31,11 +31,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from throne_lib.kit import registry
+from throne_lib.kit.cli import CliError
 from throne_lib.kit.log import LogError
-
-
-class CliError(Exception):
-    """A user-facing error: printed as one line, exit status 1."""
 
 
 def _cli(game: registry.Game) -> Any:
@@ -142,7 +139,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_cards_diff(args: argparse.Namespace) -> int:
-    from throne_lib.carddiff import diff_main
+    from throne_lib.kit.carddiff import diff_main
 
     return diff_main([args.old, args.new] + (["--json"] if args.json else []))
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from throne_lib.carddiff import write_atomic
 from throne_lib.games.throne.cards import DEFAULT_PATH
 from throne_lib.games.throne.ui.cards_editor import COLUMN_WIDTHS, GRID_HEADER_H, GRID_ROW_H
+from throne_lib.kit.textfile import write_atomic
 
 pytestmark = pytest.mark.browser
 

@@ -49,9 +49,9 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from throne_lib.carddiff import Sheet, diff_tables
 from throne_lib.kit import nsga
 from throne_lib.kit.analytics import wilson
+from throne_lib.kit.carddiff import Sheet, diff_tables
 from throne_lib.kit.effectlang import Number, numbers
 
 FIRST = "@first"  # the pseudo-group of the first seat (for knobs that move its edge)

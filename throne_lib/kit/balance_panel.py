@@ -29,16 +29,11 @@ from throne_lib.kit.balance import (
 from throne_lib.kit.balance_report import (
     apply_changes,
 )
+from throne_lib.kit.charts import set_cjk_font
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-
-
-def _cjk() -> None:
-    from throne_lib.review import _set_cjk_font  # the project's one CJK font chooser
-
-    _set_cjk_font()
 
 
 def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None = None) -> Axes:
@@ -46,7 +41,7 @@ def plot_front(res: BalanceResult, ax: Axes | None = None, selected: int | None 
     blocks in colour): imbalance against number of changes."""
     import matplotlib.pyplot as plt
 
-    _cjk()
+    set_cjk_font()
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
     xs = [len(c) for c, _ in res.front]
@@ -80,7 +75,7 @@ def plot_matrices(
     """Before/after heatmaps of the matchups on the holdout blocks (row against column)."""
     import matplotlib.pyplot as plt
 
-    _cjk()
+    set_cjk_font()
     p = res.proposal(number)
     labels = [(names or {}).get(g, g) for g in res.groups]
     n = len(labels)

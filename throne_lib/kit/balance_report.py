@@ -14,7 +14,6 @@ from typing import Any
 
 import pandas as pd
 
-from throne_lib.carddiff import Sheet, write_atomic
 from throne_lib.kit.balance import (
     FIRST,
     LEVER_HEADROOM,
@@ -28,6 +27,8 @@ from throne_lib.kit.balance import (
     apply_card_changes,
     base_values,
 )
+from throne_lib.kit.carddiff import Sheet
+from throne_lib.kit.textfile import write_atomic
 
 
 def _pct(r: GroupRate) -> str:

@@ -33,7 +33,9 @@ from throne_lib.kit.textfile import TextFileError, read_text, text_lines
 
 FORMAT = "throne-log"
 VERSION = 1
-LEGACY_GAME = "throne"  # the game of a header without a "game" field
+# The game of a header without a "game" field: the registry's default game (every log
+# written before the kit held more than one game is one of its logs).
+LEGACY_GAME = registry.DEFAULT_GAME
 RECORD_FIELDS = ("i", "action", "events", "hash")
 
 ErrFn = Callable[[str], "LogError"]

@@ -6,7 +6,7 @@ The kit's rows need nothing but the log: ``step`` (the action's number, 0 = setu
 ``kind``, ``text`` (the event's own words, when it carries them) and ``detail`` (its
 other fields as JSON). A game describes its events better by registering
 :class:`ReviewHooks` (``Game.review``): its columns and, per log, a function from one
-event to its row — Throne's names cards and cells (:mod:`throne_lib.review`).
+event to its row — Throne's names cards and cells (:mod:`throne_lib.games.throne.review`).
 """
 
 from __future__ import annotations

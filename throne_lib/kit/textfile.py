@@ -4,11 +4,16 @@ A file that is not UTF-8 is reported at the line and column of its first bad byt
 (``deck.txt:3:7: not UTF-8 text (byte 0xff)``), never at line 1 and never as a bare
 ``UnicodeDecodeError``. A UTF-8 byte-order mark, as some Windows editors write one, is
 accepted and dropped.
+
+:func:`write_atomic` writes a file so that a reader sees the old one or the new one, never
+half of one (card tables, saves, balance reports).
 """
 
 from __future__ import annotations
 
 import codecs
+import os
+import tempfile
 from pathlib import Path
 
 
@@ -55,3 +60,21 @@ def text_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return [ln.removesuffix("\r") for ln in lines]
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and
+    ``os.replace``: a reader sees the old file or the new one, never half of one."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if p.exists():
+            os.chmod(tmp, p.stat().st_mode & 0o7777)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

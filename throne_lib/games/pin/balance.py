@@ -31,7 +31,6 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from throne_lib.carddiff import Sheet
 from throne_lib.kit.balance import (
     CardTableAdapter,
     FieldSpec,
@@ -42,6 +41,7 @@ from throne_lib.kit.balance import (
     pairing_block,
 )
 from throne_lib.kit.balance_cli import BalanceHooks
+from throne_lib.kit.carddiff import Sheet
 
 PLAIN_FIELDS: dict[str, FieldSpec] = {
     "cost": FieldSpec(-1, 1, 1, 0),

@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from throne_lib.cli import CliError
 from throne_lib.games.throne.board import SIDE_NAMES
 from throne_lib.games.throne.carddoc import pool_report
 from throne_lib.games.throne.cards import KINDS, RACES, CardDB, load_cards
@@ -23,6 +22,7 @@ from throne_lib.games.throne.decks import DeckError, load_deck, signature_deck, 
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.kit.agents import make_agent
+from throne_lib.kit.cli import CliError
 from throne_lib.kit.log import AgentInfo, LogResult, MatchRecorder
 
 

@@ -1,7 +1,7 @@
 """The PIN card designer: an editable grid over ``cards-pin.csv`` and a gallery.
 
-Reuses the kit's table machinery (:class:`~throne_lib.carddiff.Sheet` keeps untouched
-rows byte-identical, :func:`~throne_lib.carddiff.write_atomic` never leaves half a
+Reuses the kit's table machinery (:class:`~throne_lib.kit.carddiff.Sheet` keeps untouched
+rows byte-identical, :func:`~throne_lib.kit.carddiff.write_atomic` never leaves half a
 file). Save validates the whole table with :func:`parse_pin_cards` first: every problem
 is listed as ``cards-pin.csv:ROW:COLUMN: message`` and nothing is written. The editing
 logic is in plain methods the widgets call, so tests drive it without a browser.
@@ -16,9 +16,10 @@ from typing import Any
 import ipywidgets as W
 import pandas as pd
 
-from throne_lib.carddiff import Sheet, diff_tables, write_atomic
 from throne_lib.games.pin.cards import DEFAULT_PATH, PinCardDB, parse_pin_cards
+from throne_lib.kit.carddiff import Sheet, diff_tables
 from throne_lib.kit.tables import TableError as CardTableError
+from throne_lib.kit.textfile import write_atomic
 
 
 class PinCardDesigner(W.VBox):

@@ -5,7 +5,7 @@ search filters; a click selects a card and draws it in the preview like on the
 board. Add / duplicate / delete work on the selected row. Save validates the whole
 table first (every problem as ``cards.csv:ROW:COLUMN: message`` in the error panel,
 nothing written) and then writes the file atomically, re-serializing only the rows
-that changed (:class:`~throne_lib.carddiff.Sheet`), so the git diff shows only them.
+that changed (:class:`~throne_lib.kit.carddiff.Sheet`), so the git diff shows only them.
 
 All the editing logic is in plain methods (:meth:`CardsEditor.set_cell`,
 :meth:`~CardsEditor.select`, :meth:`~CardsEditor.add_row`, :meth:`~CardsEditor.save` …)
@@ -25,14 +25,6 @@ import ipywidgets as w
 import pandas as pd
 from ipycanvas import Canvas, hold_canvas
 
-from throne_lib.carddiff import (
-    Sheet,
-    SheetRow,
-    TableDiff,
-    diff_tables,
-    read_table_text,
-    write_atomic,
-)
 from throne_lib.games.throne.cards import (
     KIND_ZH,
     KINDS,
@@ -43,6 +35,14 @@ from throne_lib.games.throne.cards import (
 )
 from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, cards_path
 from throne_lib.games.throne.ui.gallery import RACE_COLOURS, card_from_record, draw_card
+from throne_lib.kit.carddiff import (
+    Sheet,
+    SheetRow,
+    TableDiff,
+    diff_tables,
+    read_table_text,
+)
+from throne_lib.kit.textfile import write_atomic
 
 PREVIEW_W, PREVIEW_H = 200, 280
 GRID_FONT = "13px 'Noto Sans CJK SC', sans-serif"

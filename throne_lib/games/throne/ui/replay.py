@@ -3,7 +3,7 @@
 ``show_replay(log)`` returns a widget: the board (the play UI's renderer), first /
 previous / next / last, a slider over every action, jump to round N, play/pause at
 a chosen speed, the 战报 of the current step highlighted, and the review charts
-(:mod:`throne_lib.review`) under it. Works inline in any notebook and in Voilà.
+(:mod:`throne_lib.games.throne.review`) under it. Works inline in any notebook and in Voilà.
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class ReplayWidget(W.VBox):
     # --- charts ----------------------------------------------------------------------------
 
     def _charts(self) -> W.Widget:
-        from throne_lib.review import plot_review, round_axes
+        from throne_lib.games.throne.review import plot_review, round_axes
 
         fig = plot_review(self.logfile)
         self._fig = fig

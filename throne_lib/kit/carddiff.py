@@ -21,10 +21,8 @@ import bisect
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,24 +135,6 @@ class Sheet:
     def new_row(self, values: Sequence[str]) -> SheetRow:
         vals = [str(v) for v in values] + [""] * (len(self.header) - len(values))
         return SheetRow(vals[: len(self.header)], "", self.newline, None)
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and
-    ``os.replace``: a reader sees the old file or the new one, never half of one."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if p.exists():
-            os.chmod(tmp, p.stat().st_mode & 0o7777)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # --- diff ---------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Reviewing a match log: the events as a pandas table, a per-turn timeline,
 and charts (thrones' HP, mana, units on the board, damage by card).
 
->>> from throne_lib.review import events_frame  # doctest: +SKIP
+>>> from throne_lib.games.throne.review import events_frame  # doctest: +SKIP
 >>> events_frame("logs/20261129-120000-seed7.jsonl").head()  # doctest: +SKIP
 """
 
@@ -16,6 +16,7 @@ from throne_lib.games.throne.board import SIDE_NAMES
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.state import THRONE
 from throne_lib.kit import review as kit_review
+from throne_lib.kit.charts import set_cjk_font
 from throne_lib.kit.log import LogFile, LogRecord, iter_replay, read_log
 from throne_lib.kit.review import Describe, ReviewHooks
 
@@ -178,7 +179,7 @@ def plot_review(log: LogFile | str | Path, top: int = 10) -> Figure:
     ev = events_frame(lf)
     fig = Figure(figsize=(11, 6.5), layout="constrained")
     axes = fig.subplots(2, 2)
-    _set_cjk_font()
+    set_cjk_font()
     _per_round(
         axes[0][0], tl, ("hp_blue", "hp_red"), ("蓝方王座", "红方王座"), "王座生命 / throne HP"
     )
@@ -226,15 +227,3 @@ def _per_round(
     ax.set_title(title)
     ax.set_xlabel("回合 round")
     ax.legend()
-
-
-def _set_cjk_font() -> None:
-    """Use a CJK font for Chinese labels when one is installed (Noto Sans CJK)."""
-    from matplotlib import font_manager, rcParams
-
-    names = {f.name for f in font_manager.fontManager.ttflist}
-    for candidate in ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans SC", "WenQuanYi Zen Hei"):
-        if candidate in names:
-            rcParams["font.sans-serif"] = [candidate, *rcParams["font.sans-serif"]]
-            rcParams["axes.unicode_minus"] = False
-            return
