@@ -200,3 +200,27 @@ def test_fit_to_window_marks_the_view_and_its_end_for_the_page_helpers() -> None
     assert FIT_CLASS in view._dom_classes and FIT_END_CLASS not in view._dom_classes
     assert FIT_END_CLASS in end._dom_classes
     assert f".{FIT_CLASS}" in PAGE_HELPERS and f".{FIT_END_CLASS}" in PAGE_HELPERS
+
+
+def test_link_refs_wraps_known_names_longest_first_and_escapes() -> None:
+    from throne_lib.kit.ui.inspector import link_refs
+
+    out = link_refs("魔导装甲<攻击>魔导", {"魔导": "card:a", "魔导装甲": "card:b"})
+    assert out.count('class="tp-ref"') == 2
+    assert 'data-ref="card:b" ' in out and out.index("card:b") < out.index("card:a")
+    assert "&lt;攻击&gt;" in out
+    assert link_refs("x<y", {}) == "x&lt;y"
+    assert 'data-ref="seat:1"' in log_html([(None, [(0, "唐纳 攻击")])], refs={"唐纳": "seat:1"})
+
+
+def test_inspect_bridge_calls_back_with_the_ref_each_time() -> None:
+    from throne_lib.kit.ui.inspector import InspectBridge
+
+    bridge = InspectBridge()
+    got: list[str] = []
+    bridge.on_ref(got.append)
+    bridge.send("card:a")
+    bridge.send("card:a")  # the same name twice opens it twice
+    bridge.value = "seat:2#17"  # what the page helpers write
+    assert got == ["card:a", "card:a", "seat:2"]
+    assert "tp-inspect-bridge" in bridge._dom_classes and bridge.layout.display == "none"

@@ -49,7 +49,12 @@ PANEL = """
 #    ``kit.ui.shell.fit_to_window`` (a replay board, the tower map) would end below the
 #    fold (1280×720), it is zoomed out (CSS ``zoom``, at least 0.6) so its main part
 #    stays in view; ipycanvas reads a click's canvas pixel from the canvas' on-screen
-#    box, so clicks still land where things were drawn.
+#    box, so clicks still land where things were drawn;
+# 5. names in the 战报 link to the inspector (``kit.ui.inspector``): a click on (or the
+#    pointer entering) a ``.tp-ref`` writes its ``data-ref`` into the nearest hidden
+#    ``.tp-inspect-bridge`` input up the page and fires its ``input`` event, which the
+#    Text widget sends to the kernel; hover canvases marked ``tp-hover`` (the castle
+#    table, the PIN board) have their moves coalesced like the play board's.
 PAGE_HELPERS = r"""
 <div id="tp-conn" style="display:none;position:fixed;top:0;left:0;right:0;z-index:1000;
  background:#9f3a38;color:#fff;padding:8px 16px;font-family:'Noto Sans CJK SC',sans-serif">
@@ -132,7 +137,7 @@ PAGE_HELPERS = r"""
   let last = 0;
   document.addEventListener("mousemove", function (ev) {
     const t = ev.target;
-    if (!(t instanceof HTMLCanvasElement) || !t.closest(".tp-match")) { return; }
+    if (!(t instanceof HTMLCanvasElement) || !t.closest(".tp-match, .tp-hover")) { return; }
     const now = performance.now();
     if (now - last < (ev.buttons === 0 ? 150 : 40)) {
       ev.stopImmediatePropagation();
@@ -142,6 +147,22 @@ PAGE_HELPERS = r"""
     last = now;
     gate.forwarded += 1;
   }, true);
+  let refSeq = 0;
+  let lastRef = null;
+  function openRef(ev) {
+    const t = ev.target instanceof Element ? ev.target.closest(".tp-ref[data-ref]") : null;
+    if (!t || (ev.type === "mouseover" && t === lastRef)) { return; }
+    lastRef = t;
+    let root = t.parentElement;
+    let input = null;
+    while (root && !(input = root.querySelector(".tp-inspect-bridge input"))) { root = root.parentElement; }
+    if (!input) { return; }
+    refSeq += 1;
+    input.value = t.dataset.ref + "#" + refSeq;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  document.addEventListener("click", openRef);
+  document.addEventListener("mouseover", openRef);
 })();
 </script>
 """

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 
 import ipywidgets as W
 
+from throne_lib.kit.ui.inspector import link_refs
+
 # One turn of the 战报: its heading (or None) and its lines as (seat or None, text).
 LogBlock = tuple[str | None, Sequence[tuple[int | None, str]]]
 NEUTRAL = "#333"
@@ -45,10 +47,13 @@ def log_html(
     colours: Sequence[str] = (),
     font_size: int = 13,
     heading_class: str = "tp-log-turn",
+    refs: Mapping[str, str] | None = None,
 ) -> str:
     """The 战报 as HTML, blocks in the order given (a game passes the newest first).
     With seat ``colours`` every line carries its seat's colour bar (a line of no seat or
-    an unknown one the neutral bar); without, lines are plain."""
+    an unknown one the neutral bar); without, lines are plain. With ``refs`` (name ->
+    inspector ref) every known name links to the inspector (:func:`link_refs`)."""
+    names = refs or {}
     out = []
     for heading, lines in blocks:
         if heading is not None:
@@ -61,10 +66,10 @@ def log_html(
                 colour = colours[seat] if seat is not None and 0 <= seat < len(colours) else NEUTRAL
                 out.append(
                     f'<div style="border-left:3px solid {colour};padding-left:5px">'
-                    f"{html.escape(line)}</div>"
+                    f"{link_refs(line, names)}</div>"
                 )
             else:
-                out.append(f"<div>{html.escape(line)}</div>")
+                out.append(f"<div>{link_refs(line, names)}</div>")
     return f'<div style="font-size:{font_size}px;line-height:1.5">{"".join(out)}</div>'
 
 
@@ -95,13 +100,13 @@ class LogPanel(W.VBox):
         )
         super().__init__([self.title, self.box])
 
-    def show(self, blocks: Sequence[LogBlock]) -> None:
-        """Show ``blocks`` (newest first)."""
-        self.html.value = log_html(blocks, self.colours)
+    def show(self, blocks: Sequence[LogBlock], refs: Mapping[str, str] | None = None) -> None:
+        """Show ``blocks`` (newest first); names in ``refs`` link to the inspector."""
+        self.html.value = log_html(blocks, self.colours, refs=refs)
 
-    def show_lines(self, lines: Sequence[str]) -> None:
+    def show_lines(self, lines: Sequence[str], refs: Mapping[str, str] | None = None) -> None:
         """Show plain lines (newest first), no headings or seats."""
-        self.show([(None, [(None, line) for line in lines])])
+        self.show([(None, [(None, line) for line in lines])], refs)
 
 
 class StatusLine(W.HTML):

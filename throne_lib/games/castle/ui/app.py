@@ -7,6 +7,10 @@ on the table, click one (or a button) to act; answers (the 剑 defence, rescues,
 human seat while the game runs (CH-UI-2); after the end a toggle reveals everything
 (CH-UI-5) and 复盘 opens the replay viewer on the match (``ui/replay.py``).
 
+The inspector (the kit's, :mod:`.inspect` fills it) shows a hand card in full when it
+is chosen, a seat (hero, traits, HP, equipment, soldiers, statuses) when the pointer
+rests on it or it is clicked, and whatever name of the 战报 is clicked or pointed at.
+
 With a ``watcher`` (:class:`~throne_lib.games.castle.live.CastleTableWatcher`) the app
 follows ``cards-castle.csv``: a broken row is listed (file, row, column, what was
 expected) while the last valid table stays in force; a valid new table is the one the
@@ -35,11 +39,13 @@ from throne_lib.games.castle.live import CastleTableWatcher, TableUpdate
 from throne_lib.games.castle.match import CastleMatch, default_cards
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.skills import SKILL_ZH
+from throne_lib.games.castle.ui.inspect import card_html, name_refs, seat_html
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
 from throne_lib.kit.log import AgentInfo, MatchRecorder
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.inspector import InspectBridge, InspectorPanel
 from throne_lib.kit.ui.shell import LogPanel, StatusLine, fit_to_window
 
 PROMPT_ZH = {
@@ -95,13 +101,20 @@ class CastleApp:
         self.table_panel.add_class("castle-table-panel")
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
+        self.canvas.on_mouse_move(lambda x, y: self.hover_xy(x, y))
+        self.canvas.add_class("tp-hover")  # the page helpers coalesce its moves
         self.canvas.on_client_ready(self._client_ready)
         self.status = StatusLine("castle-status", "castle-state")
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.buttons = W.VBox()
         self.log_panel = LogPanel(
-            width=360, height=260, title="<b>战报</b>（最新在上）", css="castle-log"
+            width=360, height=230, title="<b>战报</b>（最新在上，点击名字查看）", css="castle-log"
         )
+        self.inspector = InspectorPanel(width=360, height=200)
+        self.inspector.add_class("castle-inspector")
+        self.bridge = InspectBridge()  # the 战报's names -> the inspector
+        self.bridge.on_ref(self.inspect_ref)
+        self._hover: str | None = None
         self.log = self.log_panel.html
         self.reveal = W.ToggleButton(description="显示全部身份", disabled=True)
         self.reveal.observe(lambda _: self.refresh(), names="value")
@@ -127,7 +140,8 @@ class CastleApp:
             widget.add_class(css)
         self.widget = W.VBox(
             [settings, self.table_panel, self.status,  # settings first: 城池战 extends it
-             W.HBox([self.canvas, W.VBox([self.buttons, self.log_panel])]), self.hand,
+             W.HBox([self.canvas, W.VBox([self.buttons, self.inspector, self.log_panel,
+                                          self.bridge])]), self.hand,
              W.HBox([self.reveal, self.replay_btn]), self.replay_box],
         )  # fmt: skip
         fit_to_window(self.widget, self.hand)  # the round table and the hand at 1280×720
@@ -263,6 +277,42 @@ class CastleApp:
         self.selected = None if source == self.selected else source
         self.focus = None
         self.refresh()
+        if source is not None:
+            self.inspect_source(source)
+
+    def ref_at(self, x: float, y: float) -> str | None:
+        """What is drawn at (x, y), as an inspector ref (``seat:N``)."""
+        seat = seat_at(self.obs(), x, y)
+        return None if seat is None else f"seat:{seat}"
+
+    def hover_xy(self, x: float, y: float) -> None:
+        """The pointer rests on the table: inspect what it is on, once per new thing."""
+        ref = self.ref_at(x, y)
+        if ref != self._hover:
+            self._hover = ref
+            if ref is not None:
+                self.inspect_ref(ref)
+
+    # --- the inspector ------------------------------------------------------------------
+    def inspect_source(self, source: str) -> None:
+        """A chosen hand card (``attack``: the 剑) or skill (its hero) in full."""
+        cards = self.match.state.cards
+        if source.startswith("skill:"):
+            self.inspect_ref(f"seat:{self.human}")
+        elif source == "attack":
+            self.inspector.show(card_html(cards["sword"]))
+        elif source in cards:
+            self.inspector.show(card_html(cards[source]))
+
+    def inspect_ref(self, ref: str) -> None:
+        """Show ``ref`` (``card:ID``, ``seat:N``) in the inspector; an unknown ref
+        (a stale one from an old page) is ignored."""
+        kind, _, key = ref.partition(":")
+        cards = self.match.state.cards
+        if kind == "card" and key in cards:
+            self.inspector.show(card_html(cards[key]))
+        elif kind == "seat" and key.isdigit() and int(key) < self.match.num_seats:
+            self.inspector.show(seat_html(self.obs(), int(key), cards))
 
     def click_xy(self, x: float, y: float) -> None:
         seat = seat_at(self.obs(), x, y)
@@ -270,6 +320,7 @@ class CastleApp:
             self.click_seat(seat)
 
     def click_seat(self, seat: int) -> None:
+        self.inspect_ref(f"seat:{seat}")
         acts = [a for a in self.shown() if seat in target_seats(self.obs(), a)]
         if len(acts) == 1:
             self.press(acts[0])
@@ -331,7 +382,11 @@ class CastleApp:
         sources = {k for k in (source_of(a) for a in self.legal()) if k is not None}
         hand_buttons = []
         for cid, k in sorted(counts.items()):
-            b = W.Button(description=f"{cards[cid].name}×{k}", layout=W.Layout(width="auto"))
+            b = W.Button(
+                description=f"{cards[cid].name}×{k}",
+                tooltip=cards[cid].text,
+                layout=W.Layout(width="auto"),
+            )
             key = "attack" if cid == "sword" else str(cid)
             b.disabled = key not in sources
             b.button_style = "info" if self.selected == key else ""
@@ -351,11 +406,16 @@ class CastleApp:
         self.hand.children = hand_buttons
         rows = []
         for a in self.shown()[:40]:
-            b = W.Button(description=m.describe(a), layout=W.Layout(width="340px"))
+            named = next((cards[str(x)] for x in a.args if str(x) in cards), None)
+            b = W.Button(
+                description=m.describe(a),
+                tooltip=f"{named.name}：{named.text}" if named is not None else "",
+                layout=W.Layout(width="340px"),
+            )
             b.on_click(self._presser(a))
             rows.append(b)
         self.buttons.children = rows
-        self.log_panel.show_lines(obs["log"][-40:][::-1])
+        self.log_panel.show_lines(obs["log"][-40:][::-1], name_refs(obs, cards))
 
     def open_replay(self) -> None:
         """After the end: the replay viewer on this match, from the human seat's view

@@ -16,6 +16,7 @@ import ipywidgets as W
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.app import PROMPT_ZH, CastleApp, source_of
+from throne_lib.games.castle.ui.inspect import city_html, name_refs
 from throne_lib.games.castle.ui.table import draw_table
 from throne_lib.games.cities.agents import CitiesAgent
 from throne_lib.games.cities.engine import CITY
@@ -159,7 +160,28 @@ class CitiesApp(CastleApp):
             return
         super().click_xy(x, y)
 
+    def ref_at(self, x: float, y: float) -> str | None:
+        city = city_at(self.obs(), x, y)
+        return f"city:{city}" if city is not None else super().ref_at(x, y)
+
+    def inspect_ref(self, ref: str) -> None:
+        """A city (``city:ID``) shows its grain and its 守城/破城 effects — once the
+        cities are face up (CW-SETUP-5); anything else as on the castle table."""
+        kind, _, key = ref.partition(":")
+        if kind != "city":
+            super().inspect_ref(ref)
+            return
+        cv = self.obs()["cities"]
+        for city in [*cv["empty"], *(c for stack in cv["stacks"] for c in stack)]:
+            if city["id"] == key:
+                if not self.revealed:
+                    self.inspector.show("<b>城池背面朝上</b>：全部玩家抽取后同时翻开。")
+                else:
+                    self.inspector.show(city_html(city))
+                return
+
     def click_city(self, city: str) -> None:
+        self.inspect_ref(f"city:{city}")
         acts = [a for a in super().shown() if city in city_args(a)]
         if len(acts) == 1:
             self.press(acts[0])
@@ -213,11 +235,15 @@ class CitiesApp(CastleApp):
             self.selected = None  # the question changed: drop a stale choice
         super().refresh()
         self.concede_b.disabled = Act("concede", (self.human,)) not in self.match.concede_actions()
+        obs = self.obs()
+        refs = name_refs(obs, self.match.state.cards)
         if not self.revealed:
             self.buttons.children = (self.reveal_b, self.concede_b)
-            lines = self.obs()["log"][-40:][::-1]  # the 战报 names them after the reveal
-            self.log_panel.show_lines([x for x in lines if not x.startswith("起始城池翻开")])
+            lines = obs["log"][-40:][::-1]  # the 战报 names them after the reveal
+            self.log_panel.show_lines([x for x in lines if not x.startswith("起始城池翻开")], refs)
             return
+        refs |= {name: f"city:{cid}" for cid, name in obs["cities"]["names"].items()}
+        self.log_panel.show_lines(obs["log"][-40:][::-1], refs)
         if self.my_turn() and self.match.prompt_kind == "cw_order":  # CW-CAPTURE-6, CW-UI-5
             self.buttons.children = (self.order_dialog(), self.concede_b)
             return

@@ -38,8 +38,11 @@ class PinController:
         return self.match.legal_actions() if self.my_turn else []
 
     def highlights(self) -> dict[str, list[str]]:
-        """Cells to mark: moves (green), targets (red), deploy cells (gold), retreat ends."""
-        out: dict[str, list[str]] = {"move": [], "target": [], "deploy": [], "retreat": []}
+        """Cells to mark: moves (green), targets (red), deploy cells (gold; a full one
+        ``full``: the unit would retreat at once), retreat ends."""
+        out: dict[str, list[str]] = {
+            "move": [], "target": [], "deploy": [], "full": [], "retreat": []
+        }  # fmt: skip
         legal = self.legal()
         m = self.match
         if self.sel.unit:
@@ -50,10 +53,12 @@ class PinController:
                     elif a.kind in ("attack", "special") and a.args[1] != "-":
                         out["target"].append(self._cell_of(a.args[1]))
         if self.sel.card:
+            slots = m.observation(self.human)["slots"]
             for a in legal:
                 if a.args and a.args[0] == self.sel.card:
-                    if a.kind == "deploy":
-                        out["deploy"].append(a.args[1])
+                    if a.kind == "deploy":  # a full cell: the unit would retreat (PIN-STACK)
+                        full = len(slots.get(a.args[1], [])) >= m.rules.slots_per_cell
+                        out["full" if full else "deploy"].append(a.args[1])
                     elif a.kind in ("play", "counter") and a.args[1] != "-":
                         out["target"].append(self._cell_of(a.args[1]))
         d = m.state.pending

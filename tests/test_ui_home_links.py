@@ -1,0 +1,23 @@
+"""Every dashboard of every registered game starts with the navigation line (‹ 首页 and
+the game's other pages): its first code cell calls ``install_page`` with its own name
+(issue 36, item 5; the browser tests see the line on the castle and PIN pages)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from throne_lib.kit import registry
+from throne_lib.ui.home import nav_html
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def test_every_dashboard_installs_the_home_line() -> None:
+    pages = [d.notebook for g in registry.games() for d in g.dashboards]
+    assert {"castle.ipynb", "cities.ipynb", "pin.ipynb", "castle_replay.ipynb"} <= set(pages)
+    for notebook in pages:
+        cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        assert f'install_page("{notebook}")' in code[0], notebook
+        assert "tp-home-link" in nav_html(notebook) and "‹ 首页" in nav_html(notebook)
