@@ -12,6 +12,7 @@
     throne report [--game NAME] RESULTS.parquet
     throne balance suggest [--game NAME] [targets, budget, freeze options] [--out FILE] [--apply N]
     throne balance apply RESULTS.parquet N [--game NAME]   (docs/balance.md)
+    throne playtest new|list|show|export|note ...   (docs/playtests.md)
 
 ``--game`` (default ``throne``) may stand before or after the command; the games come
 from the registry (:mod:`throne_lib.kit.registry`) and a game's own commands from its
@@ -240,6 +241,7 @@ def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
     sub.add_parser("report", help="balance report of a simulate results file")
     sub.add_parser("tower", help="王座之塔: `throne tower simulate --runs N` (autopilot report)")
     sub.add_parser("balance", help="proposals of card changes that even out win rates")
+    sub.add_parser("playtest", help="several people play one match from their own browsers")
     return parser
 
 
@@ -304,6 +306,11 @@ def _run(args_list: list[str], debug: bool) -> int:
     known, rest = pre.parse_known_args(args_list)
     if rest and rest[0] == "balance":
         return _balance(known.game or registry.DEFAULT_GAME, rest[1:])
+    if rest and rest[0] == "playtest":
+        from throne_lib.kit.playtest.cli import main as playtest_main
+
+        new_game = ["--game", known.game] if known.game and "new" in rest else []
+        return playtest_main(rest[1:] + new_game)
     if rest and rest[0] in ("simulate", "report", "tower"):
         game_args = ["--game", known.game] if known.game and rest[0] != "tower" else []
         return _delegated(rest[0], rest[1:] + game_args)

@@ -7,6 +7,8 @@ A log is a complete, self-contained record of a match (see ``docs/logs.md``)::
     line i + 1  {"i": i, "action": "move b2 b3", "events": [...], "hash": "..."}
     a swap      {"swap": {"after": i, "hash": ..., "changed": [...], "cards_csv": ...}}
                 (a hot swap of the card table after action i, see docs/cards_live.md)
+    a note      {"note": {"after": i, "seat": "seat2", "text": "这里不公平", "time": ...}}
+                (a playtest note at the moment after action i; replay skips it)
     last line   {"result": {"winner": "blue", "reason": "throne", "round": 10}}  (optional)
 
 The kit owns the framing (lines, numbering, hashes, ``FILE:LINE`` errors, replay); the
@@ -157,6 +159,22 @@ class LogSwap:
         }
 
 
+@dataclass(frozen=True)
+class LogNote:
+    """A playtest note (docs/playtests.md) at the moment after action ``after``
+    (0: before the first); ``seat`` is a seat name or "spectator". Replay ignores notes."""
+
+    after: int
+    seat: str
+    text: str
+    time: str = ""
+    line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        note = {"after": self.after, "seat": self.seat, "text": self.text, "time": self.time}
+        return {"note": note}
+
+
 @dataclass
 class LogFile:
     path: str
@@ -165,6 +183,7 @@ class LogFile:
     result: LogResult | None = None
     swaps: list[LogSwap] = field(default_factory=list)
     game: str = LEGACY_GAME
+    notes: list[LogNote] = field(default_factory=list)
 
     @property
     def actions(self) -> list[str]:
@@ -502,6 +521,22 @@ def _parse_result(c: LogCodec, data: dict[str, Any], path: str, line: int) -> Lo
     )
 
 
+def _parse_note(data: dict[str, Any], path: str, line: int, after: int) -> LogNote:
+    def err(msg: str) -> LogError:
+        return LogError(path, line, msg)
+
+    note = field_of(data, "note", dict, err)
+    if note.get("after", after) != after:
+        raise err(f"note after action {note.get('after')!r}, but it follows action {after}")
+    return LogNote(
+        after,
+        str(note.get("seat", "")),
+        field_of(note, "text", str, err),
+        str(note.get("time", "")),
+        line,
+    )
+
+
 def log_files(folder: Path, game: str) -> list[Path]:
     """The logs of ``game`` in ``folder`` (``*.jsonl`` whose header names it; a header
     without ``game`` is Throne's), newest first (their names sort by time). A file whose
@@ -563,6 +598,8 @@ def parse_log(text: str, path: str = "<log>") -> LogFile:
             log.result = _parse_result(c, data, path, n)
         elif "swap" in data:
             log.swaps.append(_parse_swap(c, data, path, n, len(log.records)))
+        elif "note" in data:
+            log.notes.append(_parse_note(data, path, n, len(log.records)))
         else:
             log.records.append(_parse_record(data, path, n, len(log.records) + 1))
     assert log is not None

@@ -1,0 +1,249 @@
+"""One page's part in a playtest, without any UI: join, follow, act, play the AI seats.
+
+A :class:`PlaytestSession` is what a seat's dashboard (or a spectator's, or a scripted
+client of the load benchmark) holds. It rebuilds the match from the playtest's log
+header, applies the stored actions in order and checks the state hash after each
+(:meth:`sync`), and sends its seat's actions at the sequence number it has seen
+(:meth:`submit`: compare-and-set in the store, so two clicks at once give one order and
+every page agrees). It shows its seat nothing but ``observation(seat)``
+(:meth:`observation`); the spectator sees the public view while the match runs and
+everything after it.
+
+The AI seats have no process of their own: :meth:`tick` (called by the page's polling
+loop) renews the playtest's lease, and only the page holding it plays them, after the
+playtest's think time. When that page closes its lease runs out and another open page
+takes over; with no page open nothing moves (the playtest is paused, nothing lost). A
+human seat whose pages have all been closed for the playtest's idle limit is played by
+the AI too, until its person comes back. An AI's choice at action ``n`` is made by a
+fresh agent seeded from the seat's seed and ``n``, so it does not depend on which page
+makes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from throne_lib.kit import registry
+from throne_lib.kit.agents import make_agent
+from throne_lib.kit.log import LogError, codec
+from throne_lib.kit.playtest.store import (
+    SPECTATOR,
+    Note,
+    Playtest,
+    PlaytestStore,
+    StoreError,
+)
+from throne_lib.kit.protocol import IllegalAction
+
+LEASE_TTL = 3.0  # seconds an AI lease lasts without renewal (the page polls far faster)
+SEEN_EVERY = 1.0  # seconds between a page's presence updates
+
+
+class PlaytestError(Exception):
+    """Why a page cannot join or act (shown on the page as it is: Chinese, one line)."""
+
+
+def new_match_of(pt: Playtest) -> Any:
+    """The playtest's match before its first action, rebuilt from its log header."""
+
+    def err(msg: str) -> LogError:
+        return LogError(f"playtest {pt.id}", 1, msg)
+
+    try:
+        header = codec(pt.game).parse_header(dict(pt.header), err)
+        return header.new_match()
+    except (LogError, ValueError) as exc:
+        raise PlaytestError(f"牌局 {pt.id} 无法建立（{exc}）") from None
+
+
+def public_view(match: Any) -> Mapping[str, Any]:
+    """What a spectator sees: the public view while the match runs (``observation(None)``),
+    everything (``reveal_all()``) once it is over."""
+    if match.is_over and hasattr(match, "reveal_all"):
+        everything: Mapping[str, Any] = match.reveal_all()
+        return everything
+    try:
+        view: Mapping[str, Any] = match.observation(None)
+    except (TypeError, KeyError, IndexError, ValueError):
+        raise PlaytestError("这个游戏没有旁观视角") from None
+    return view
+
+
+class PlaytestSession:
+    """A page joined to playtest ``pid`` with the link's ``token`` (see the module doc)."""
+
+    def __init__(
+        self, store: PlaytestStore, pid: str, token: str, holder: str | None = None
+    ) -> None:
+        if not pid:
+            raise PlaytestError("链接缺少牌局编号（playtest=…）")
+        if not token:
+            raise PlaytestError("链接缺少令牌（token=…）：请使用创建牌局时给出的完整链接")
+        try:
+            pt = store.get(pid)
+        except KeyError:
+            raise PlaytestError(f"没有编号为 {pid} 的牌局（链接过期，或牌局存放在别处）") from None
+        seat = store.seat_of(pid, token)
+        if seat is None:
+            raise PlaytestError(f"牌局 {pid} 的令牌不对：链接不完整或已过期，请向发起人要新链接")
+        self.store = store
+        self.playtest = pt
+        self.pid = pid
+        self.seat = seat
+        self.holder = holder or uuid.uuid4().hex
+        self.game = registry.get(pt.game)
+        self.codec = codec(pt.game)
+        self.match = new_match_of(pt)
+        self.seq = 0  # actions applied here
+        self.last_action_at = pt.created
+        self.holds_lease = False
+        self._seen_at = 0.0
+        self.closed = False
+        self.sync()
+
+    # --- following ----------------------------------------------------------------------
+    @property
+    def spectator(self) -> bool:
+        return self.seat == SPECTATOR
+
+    def sync(self) -> int:
+        """Apply the actions stored since the last call, checking each hash; how many."""
+        new = self.store.actions(self.pid, self.seq)
+        for a in new:
+            if a.seq != self.seq + 1:
+                raise PlaytestError(f"牌局 {self.pid} 的记录缺少第 {self.seq + 1} 步")
+            try:
+                self.match.apply(self.match.parse(a.action))
+            except (IllegalAction, ValueError) as exc:
+                raise PlaytestError(
+                    f"牌局 {self.pid} 第 {a.seq} 步 {a.action!r} 无法重放（{exc}）："
+                    "它是用另一版规则或卡牌表记录的"
+                ) from None
+            if self.match.hash() != a.hash:
+                raise PlaytestError(
+                    f"牌局 {self.pid} 第 {a.seq} 步后的状态与记录不符（hash {a.hash[:12]}，"
+                    f"本页 {self.match.hash()[:12]}）：它是用另一版规则或卡牌表记录的"
+                )
+            self.seq = a.seq
+            self.last_action_at = a.time
+        return len(new)
+
+    def observation(self) -> Mapping[str, Any]:
+        """This page's view: its seat's observation, or the spectator's view."""
+        if self.spectator:
+            return public_view(self.match)
+        view: Mapping[str, Any] = self.match.observation(self.seat)
+        return view
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.match.is_over)
+
+    def my_turn(self) -> bool:
+        return not self.spectator and not self.is_over and self.match.current_seat == self.seat
+
+    def legal(self) -> list[Any]:
+        """The actions this seat may take now (none when it is not its turn)."""
+        return list(self.match.legal_actions()) if self.my_turn() else []
+
+    # --- acting -------------------------------------------------------------------------
+    def submit(self, action: Any) -> bool:
+        """Play ``action`` (an action or its text) for this seat at the position this page
+        has seen. True: stored and applied. False: another page moved first (this page
+        has caught up; the action was not played — ask again). Raises PlaytestError for a
+        spectator, a seat not to move, or an action the rules refuse (match unchanged)."""
+        if self.spectator:
+            raise PlaytestError("旁观者不能行动")
+        if self.is_over:
+            raise PlaytestError("对局已经结束")
+        if self.match.current_seat != self.seat:
+            raise PlaytestError("还没有轮到你")
+        return self._append(action, self.seat, "human")
+
+    def _append(self, action: Any, seat: int, by: str) -> bool:
+        if isinstance(action, str):
+            try:
+                action = self.match.parse(action)
+            except ValueError as exc:
+                raise PlaytestError(f"无法识别的行动 {action!r}（{exc}）") from None
+        trial = self.match.copy()
+        try:
+            trial.apply(action)
+        except IllegalAction as exc:
+            raise PlaytestError(f"不合法的行动：{exc.reason}（{exc.rule}）") from None
+        text = self.codec.action_text(self.match, action)
+        if not self.store.append(self.pid, self.seq + 1, text, trial.hash(), seat, by):
+            self.sync()
+            return False
+        self.match = trial
+        self.seq += 1
+        self.last_action_at = time.time()
+        return True
+
+    def add_note(self, text: str) -> Note:
+        """A note (「这里不公平」) at the current moment (after the last applied action)."""
+        text = text.strip()
+        if not text:
+            raise PlaytestError("备注是空的")
+        return self.store.add_note(self.pid, self.seq, self.seat, text[:2000])
+
+    def notes(self) -> list[Note]:
+        return self.store.notes(self.pid)
+
+    # --- the AI seats -------------------------------------------------------------------
+    def ai_seat_to_move(self, now: float | None = None) -> bool:
+        """Whether the seat to move is played by the AI now: an AI seat, or a human seat
+        none of whose pages has been open for the playtest's idle limit."""
+        if self.is_over:
+            return False
+        seat = self.match.current_seat
+        spec = self.playtest.seats[seat]
+        if spec.kind != "human":
+            return True
+        t = time.time() if now is None else now
+        last = max(self.store.last_seen(self.pid).get(seat, 0.0), self.playtest.created)
+        return t - last > self.playtest.idle
+
+    def ai_step(self) -> bool:
+        """Play one AI action if the AI is to move (without waiting); True if it did."""
+        if not self.ai_seat_to_move():
+            return False
+        seat = self.match.current_seat
+        spec = self.playtest.seats[seat]
+        agent = make_agent(spec.agent, spec.seed * 100_003 + self.seq + 1, self.playtest.game)
+        action = agent.choose(self.match)
+        return self._append(action, seat, "ai")
+
+    def tick(self, now: float | None = None) -> bool:
+        """One round of a page's polling loop: presence, new actions, the AI's move when
+        this page holds the lease and the think time has passed. True if the match moved."""
+        if self.closed:
+            return False
+        t = time.time() if now is None else now
+        if not self.spectator and t - self._seen_at >= SEEN_EVERY:
+            self.store.seen(self.pid, self.seat)
+            self._seen_at = t
+        moved = self.sync() > 0
+        if self.is_over:
+            if self.holds_lease:
+                self.release()
+            return moved
+        self.holds_lease = self.store.lease(self.pid, self.holder, LEASE_TTL)
+        if self.holds_lease and t - self.last_action_at >= self.playtest.think:
+            moved = self.ai_step() or moved
+        return moved
+
+    def release(self) -> None:
+        if self.holds_lease:
+            self.store.release(self.pid, self.holder)
+            self.holds_lease = False
+
+    def close(self) -> None:
+        """The page closes: give the lease back at once (another page takes over)."""
+        with contextlib.suppress(StoreError):  # else the lease runs out by itself
+            self.release()
+        self.closed = True
