@@ -79,7 +79,7 @@ def test_a_page_sees_only_its_seat_and_a_spectator_cannot_act(tmp_path: Path) ->
         assert p.observation() == m.observation(p.seat)
         others = [m.observation(s) for s in range(5) if s != p.seat]
         assert all(p.observation() != o for o in others)  # roles and hands differ
-    assert spec.observation() == m.observation(None)
+    assert spec.observation() == m.public_view()
     with pytest.raises(PlaytestError, match="旁观者不能行动"):
         spec.submit(m.legal_actions()[0])
     waiting = next(p for p in pages if not p.my_turn())

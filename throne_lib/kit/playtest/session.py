@@ -61,15 +61,14 @@ def new_match_of(pt: Playtest) -> Any:
 
 
 def public_view(match: Any) -> Mapping[str, Any]:
-    """What a spectator sees: the public view while the match runs (``observation(None)``),
-    everything (``reveal_all()``) once it is over."""
+    """What a spectator sees: the game's public view (``public_view()``) while the match
+    runs, everything (``reveal_all()``) once it is over."""
     if match.is_over and hasattr(match, "reveal_all"):
         everything: Mapping[str, Any] = match.reveal_all()
         return everything
-    try:
-        view: Mapping[str, Any] = match.observation(None)
-    except (TypeError, KeyError, IndexError, ValueError):
-        raise PlaytestError("这个游戏没有旁观视角") from None
+    if not hasattr(match, "public_view"):
+        raise PlaytestError("这个游戏没有旁观视角")
+    view: Mapping[str, Any] = match.public_view()
     return view
 
 
