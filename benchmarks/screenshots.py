@@ -42,6 +42,9 @@ READY = {
     "play": ".tp-match canvas",
     "cards": ".throne-gallery canvas",
     "tower": ".tp-tower canvas",
+    "castle": ".castle-inspector",
+    "cities": ".castle-inspector",
+    "pin": ".pin-start",
 }
 
 
@@ -88,10 +91,40 @@ def _replay(page: Any, shot: Callable[[str], None]) -> None:
 
 
 def _pin(page: Any, shot: Callable[[str], None]) -> None:
-    """PIN: start a match (the page opens on its settings)."""
+    """PIN: start a match (the page opens on its settings), keep the hand, choose a
+    card that can be deployed (its cells lit, its text in the inspector)."""
     page.locator(".pin-start").click()
     page.wait_for_selector(".pin-canvas canvas, canvas.pin-canvas", timeout=60_000)
+    page.get_by_role("button", name="确认换牌：不换牌").click()
+    for _ in range(20):  # the reveal for the first turn, then the AI may move first
+        page.wait_for_timeout(1000)
+        state = page.locator(".pin-state").first
+        if (
+            state.get_attribute("data-phase") == "action"
+            and state.get_attribute("data-mine") == "1"
+        ):
+            break
+        if state.get_attribute("data-mine") == "1" and page.locator("button.pin-btn").count():
+            page.locator("button.pin-btn").last.click()  # 不抽 / the last choice
+    cards = page.locator("button.pin-card:not(.pin-card-dimmed)")
+    if cards.count():
+        cards.first.click()
     page.wait_for_timeout(1500)
+
+
+def _castle(page: Any, shot: Callable[[str], None]) -> None:
+    """城堡之心: a 战报 name opened in the inspector (the hero just chosen)."""
+    page.locator(".castle-log .tp-ref").first.click()
+    page.wait_for_timeout(1000)
+
+
+def _cities(page: Any, shot: Callable[[str], None]) -> None:
+    """城池战: the cities turned face up, a hero chosen, a city in the inspector."""
+    page.locator(".cities-reveal").click()
+    page.locator(".castle-actions button", has_text="选择英雄").first.click()
+    page.wait_for_timeout(3000)
+    page.locator('.castle-log .tp-ref[data-ref^="city:"]').first.click()
+    page.wait_for_timeout(1000)
 
 
 def _tower(page: Any, shot: Callable[[str], None]) -> None:
@@ -136,6 +169,8 @@ ACTIONS: dict[str, Callable[[Any, Callable[[str], None]], None]] = {
     "play": lambda page, shot: _play(page),
     "replay": _replay,
     "pin": _pin,
+    "castle": _castle,
+    "cities": _cities,
     "tower": _tower,
     "balance": _balance,
 }

@@ -64,7 +64,14 @@ def test_autostart_shows_the_board_with_the_last_settings(db: CardDB, tmp_path: 
     again = PlayApp(db, ai_mode="manual", autostart=True, settings=settings)
     w = again.match_widget
     assert w is not None and again.setup_btn in w.buttons.children
-    assert w.match.state.sides[0].general == "elf_queen" and w.match.seed == 42
+    # the same choices, a new match: the seed after the last one (issue 36, item 6)
+    assert w.match.state.sides[0].general == "elf_queen" and w.match.seed == 43
+    assert again.next_seed.value == 44 and "本局种子 43" in str(
+        [getattr(c, "value", "") for c in w.buttons.children]
+    )
+    again.next_seed.value = 7  # a seed typed next to 新对局
+    again.new_btn.click()
+    assert again.match_widget is not None and again.match_widget.match.seed == 7
     assert w.match.rules.round_limit == 5
     settings.write_text("{broken", encoding="utf-8")  # an unreadable file: defaults
     third = PlayApp(db, ai_mode="manual", autostart=True, settings=settings)

@@ -237,3 +237,21 @@ def test_the_tower_battle_does_not_link_the_tower_to_itself(pos: Callable[..., M
 
     w = TowerMatchWidget(pos("unit c3 blue knight\n"), RandomAgent(1), ai_mode="manual")
     assert w.tower.layout.display == "none"
+
+
+def test_the_inspector_shows_a_unit_as_it_is_now_first(pos: Callable[..., Match]) -> None:
+    """Issue 36, item 6: a throne shows its figures now (攻0 血40/40), not its card's
+    face (攻5 血12) beside them; a unit's printed figures are marked 卡面, after now."""
+    from throne_lib.games.throne.state import THRONE
+    from throne_lib.games.throne.ui.inspect import unit_html
+
+    m = pos("unit c2 blue knight\n")
+    throne = next(u for u in m.state.units() if u.kind == THRONE and u.side == 0)
+    shown = unit_html(m, throne)
+    face = m.db[throne.card]
+    assert f"{throne.hp}/{throne.max_hp}" in shown and "tp-inspector-now" in shown
+    assert f"攻</span> <b>{face.attack}</b>" not in shown or face.attack == throne.attack
+    assert "卡面攻" not in shown and f"血</span> <b>{face.hp}</b>" not in shown
+    knight = next(u for u in m.state.units() if u.card == "knight")
+    shown = unit_html(m, knight)
+    assert shown.index("tp-inspector-now") < shown.index("卡面攻")

@@ -155,3 +155,19 @@ def test_log_browser_lists_only_throne_logs(tmp_path: Path, log_path: Path) -> N
         load_steps(read_log(castle))
     browser.open_log(str(castle))
     assert "无法打开对局记录" in browser.error.value and "castle" in browser.error.value
+
+
+def test_opening_the_same_log_again_keeps_the_step_and_late_clicks(
+    tmp_path: Path, log_path: Path
+) -> None:
+    """Issue 36, item 7: 打开 on the log shown keeps its step; a click that reached the
+    old view while the log loaded moves the new one."""
+    browser = LogBrowser(folder=tmp_path, extra=[log_path])
+    old = browser.replay
+    assert old is not None
+    old.go(7)
+    browser.open_log(str(log_path))
+    new = browser.replay
+    assert new is not old and new.step == 7 and not browser.open_button.disabled
+    old.stepper.buttons["下 ▶"].click()  # queued on the old view during the reload
+    assert new.step == 8

@@ -196,3 +196,18 @@ def test_browser_shows_a_demo_match_when_the_folder_has_no_castle_log(tmp_path: 
     assert castle_log_files(folder) == [folder / "castle-demo-seed3.jsonl"]
     assert browser.replay is not None and browser.replay.steps[-1].match.is_over
     assert browser.picker.value == str(folder / "castle-demo-seed3.jsonl")
+
+
+def test_opening_the_same_log_again_keeps_the_step(tmp_path: Path) -> None:
+    """Issue 36, item 7, on the castle's replay page."""
+    from throne_lib.games.castle.ui.replay import CastleLogBrowser
+
+    browser = CastleLogBrowser(folder=tmp_path, demo=True)  # writes the demo log there
+    assert browser.replay is not None
+    path = str(browser.picker.value)
+    old = browser.replay
+    old.controls.go(5)
+    browser.open_log(path)
+    assert browser.replay is not old and browser.replay.controls.value == 5
+    old.controls.buttons["下 ▶"].click()
+    assert browser.replay.controls.value == 6

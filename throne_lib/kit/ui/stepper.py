@@ -62,6 +62,15 @@ class Stepper(W.HBox):
         )
         super().__init__([*kids, self.play, self.speed])
 
+    def hand_over(self, to: Stepper) -> None:
+        """This stepper's view is being replaced by ``to`` (a log opened again): a click
+        that reached it meanwhile (queued while the kernel read the log) moves ``to``
+        instead of being lost."""
+        self.play.value = False
+        self.last = to.last
+        self.slider.max = max(self.slider.max, to.last)
+        self.on_step = to.go
+
     @property
     def value(self) -> int:
         return int(self.slider.value)

@@ -105,20 +105,24 @@ class CastleApp:
         self.canvas.add_class("tp-hover")  # the page helpers coalesce its moves
         self.canvas.on_client_ready(self._client_ready)
         self.status = StatusLine("castle-status", "castle-state")
-        self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap", width="360px"))
         self.buttons = W.VBox()
         self.log_panel = LogPanel(
-            width=360, height=230, title="<b>战报</b>（最新在上，点击名字查看）", css="castle-log"
+            width=360, height=200, title="<b>战报</b>（最新在上，点击名字查看）", css="castle-log"
         )
-        self.inspector = InspectorPanel(width=360, height=200)
+        self.inspector = InspectorPanel(width=360, height=190)
         self.inspector.add_class("castle-inspector")
         self.bridge = InspectBridge()  # the 战报's names -> the inspector
         self.bridge.on_ref(self.inspect_ref)
         self._hover: str | None = None
         self.log = self.log_panel.html
-        self.reveal = W.ToggleButton(description="显示全部身份", disabled=True)
+        self.reveal = W.ToggleButton(
+            description="显示全部身份", disabled=True, layout=W.Layout(width="120px")
+        )
         self.reveal.observe(lambda _: self.refresh(), names="value")
-        self.replay_btn = W.Button(description="复盘", icon="history", disabled=True)
+        self.replay_btn = W.Button(
+            description="复盘", icon="history", disabled=True, layout=W.Layout(width="90px")
+        )
         self.replay_btn.on_click(lambda _: self.open_replay())
         self.replay_box = W.VBox()
         self.replay: Any = None
@@ -138,13 +142,20 @@ class CastleApp:
             (self.reveal, "castle-reveal"), (self.replay_btn, "castle-replay-btn"),
         ):  # fmt: skip
             widget.add_class(css)
+        # the hand, the answers, the inspector and the 战报 beside the table: the whole
+        # match in view at 1440×900 (ismcts' opponent chooser goes in ``settings``)
+        side = W.VBox(
+            [W.HTML("<b>手牌与行动</b>（选择手牌或技能，合法目标在圆桌上高亮）"), self.hand,
+             W.HBox([self.reveal, self.replay_btn]), self.buttons, self.inspector,
+             self.log_panel, self.bridge],
+            layout=W.Layout(margin="0 0 0 8px"),
+        )  # fmt: skip
         self.widget = W.VBox(
             [settings, self.table_panel, self.status,  # settings first: 城池战 extends it
-             W.HBox([self.canvas, W.VBox([self.buttons, self.inspector, self.log_panel,
-                                          self.bridge])]), self.hand,
-             W.HBox([self.reveal, self.replay_btn]), self.replay_box],
+             W.HBox([self.canvas, side], layout=W.Layout(align_items="flex-start")),
+             self.replay_box],
         )  # fmt: skip
-        fit_to_window(self.widget, self.hand)  # the round table and the hand at 1280×720
+        fit_to_window(self.widget, self.canvas)  # the round table in view at 1280×720
         self.selected: str | None = None
         self.focus: int | None = None
         self.ai = AiTurns(

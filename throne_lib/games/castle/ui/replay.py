@@ -387,6 +387,7 @@ class CastleLogBrowser:
         self.error.add_class("replay-error")
         self.holder = W.VBox()
         self.replay: CastleReplay | None = None
+        self._path = ""
         self.widget = W.VBox(
             [W.HBox([self.picker, self.path_box, open_button]), self.error, self.holder]
         )
@@ -402,14 +403,21 @@ class CastleLogBrowser:
             )
 
     def open_log(self, path: str) -> None:
+        """Open a log (a bad one shows its error). The same log opened again keeps its
+        step, and clicks on the old view while it loads move the new one."""
+        old, old_path = self.replay, self._path
         try:
-            self.replay = CastleReplay(path)
+            replay = CastleReplay(path)
         except LogError as exc:
             self.error.value = (
                 f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
             )
             return
         self.error.value = ""
+        if old is not None and old_path == path:
+            replay.controls.go(old.controls.value)
+            old.controls.hand_over(replay.controls)
+        self.replay, self._path = replay, path
         self.holder.children = [self.replay.widget]
 
 

@@ -26,13 +26,14 @@ TEAM_COLOURS = (
     "#7f8c8d",
     "#a04000",
 )
-CARD_W, CARD_H = 108, 38
-TOP_H = 46  # the current city's card under a seat's box (CW-UI-1)
+CARD_W, CARD_H = 116, 60  # an empty city: name and bar, then its 破城 text in 3 lines
+TOP_H = 58  # the current city's card under a seat's box (CW-UI-1): 守城 text in 2 lines
 STRIP_H = TOP_H
 FAN = 13  # how much of each rear city shows beneath it
 FAN_DX = 4
 EXTRA_H = 110  # canvas rows below the castle table, for the bottom seat's stack
-EMPTY_DY = 26  # the empty area sits a little lower than the table's centre
+AREA_W = 3 * CARD_W + 2 * 6 + 16
+AREA_HEAD = 26  # the area's heading: the round, 空城区域, the piles
 
 
 def canvas_height() -> int:
@@ -53,13 +54,22 @@ def city_seat_lines(obs: Mapping[str, Any], p: Mapping[str, Any], cards: CastleC
     return lines
 
 
+def area_box(obs: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """(x, y, w, h) of the empty area: below the top seat's stack (two rear cities
+    fanned), as tall as its rows of cards, up to the bottom seat's box."""
+    rows = max(1, (len(obs["cities"]["empty"]) + 2) // 3)
+    h = AREA_HEAD + rows * (CARD_H + 6) + 4
+    top = min(H / 2 - 14 - 200 + BOX_H / 2 + 3 + TOP_H + 2 * FAN + 8, H / 2 + 132 - h)
+    return W / 2 - AREA_W / 2, top, AREA_W, h
+
+
 def empty_slots(obs: Mapping[str, Any]) -> list[tuple[str, float, float]]:
     """(city id, x, y) of each empty city's card in the middle, 3 per row."""
     empty = obs["cities"]["empty"]
     cols = 3
-    rows = max(1, (len(empty) + cols - 1) // cols)
+    _, ay, _, _ = area_box(obs)
     x0 = W / 2 - (cols * CARD_W + (cols - 1) * 6) / 2
-    y0 = H / 2 - 14 - (rows * CARD_H + (rows - 1) * 6) / 2 + 10 + EMPTY_DY
+    y0 = ay + AREA_HEAD
     return [
         (c["id"], x0 + (i % cols) * (CARD_W + 6), y0 + (i // cols) * (CARD_H + 6))
         for i, c in enumerate(empty)
@@ -100,8 +110,14 @@ def _hit_note(c: Mapping[str, Any], preview: Mapping[str, int]) -> str:
     return "破城" if dmg >= c["grain"] else f"−{dmg}→{c['grain'] - dmg}"
 
 
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def wrap(text: str, per_line: int, lines: int) -> list[str]:
+    """``text`` in lines of ``per_line`` characters, at most ``lines`` of them (the last
+    ends in … only when the text is longer still; the inspector has it in full)."""
+    out = [text[i : i + per_line] for i in range(0, len(text), per_line)] or [""]
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][:-1] + "…"
+    return out
 
 
 def _start_tag(canvas: Any, x: float, y: float) -> None:
@@ -179,10 +195,12 @@ def draw_stack(
         canvas.fill_text(note, x + 92, y + 14)
     if top.get("start"):
         _start_tag(canvas, x + BOX_W - 3, y + 14)
+    _bar(canvas, x + 9, y + 19, BOX_W - 15, top["grain"], top["full"], 5)
     canvas.font = "10px sans-serif"
     canvas.fill_style = "#555"
-    canvas.fill_text("守城：" + _fit(str(top.get("defence_text", "")), 13), x + 9, y + 29)
-    _bar(canvas, x + 9, y + 35, BOX_W - 15, top["grain"], top["full"], 6)
+    text = "守城：" + str(top.get("defence_text", ""))
+    for i, line in enumerate(wrap(text, int((BOX_W - 14) // 10), 2)):
+        canvas.fill_text(line, x + 9, y + 36 + i * 12)
 
 
 def draw_cities(
@@ -198,14 +216,25 @@ def draw_cities(
     preview = cv.get("preview", {})
     canvas.fill_style = "#f6f1e4"  # the rows below the castle table
     canvas.fill_rect(0, H, W, EXTRA_H)
-    # the empty area in the middle (CW-UI-2)
+    # the empty area is the table's middle (CW-UI-2): the castle's disc is painted over
+    # (it lay half hidden behind it), the round and the piles go in the area's head
+    canvas.fill_style = "#f6f1e4"
+    canvas.fill_rect(W / 2 - 122, H / 2 - 136, 244, 244)
+    ax, ay, aw, ah = area_box(obs)
     canvas.fill_style = "#efe6cf"
-    canvas.fill_rect(W / 2 - 174, H / 2 - 104 + EMPTY_DY, 348, 188)
+    canvas.fill_rect(ax, ay, aw, ah)
+    canvas.stroke_style = "#d9ccb0"
+    canvas.line_width = 2
+    canvas.stroke_rect(ax, ay, aw, ah)
     canvas.fill_style = "#5b4a2f"
-    canvas.font = "12px sans-serif"
+    canvas.font = "bold 13px sans-serif"
     canvas.text_align = "center"
     label = "未抽取的城池（背面朝上）" if face_down else "空城区域"
-    canvas.fill_text(label, W / 2, H / 2 - 90 + EMPTY_DY)
+    canvas.fill_text(
+        f"第{obs['round']}轮 · {label} · 牌组 {obs['deck_size']} 弃牌 {obs['discard_size']}",
+        W / 2,
+        ay + 17,
+    )
     for cid, x, y in empty_slots(obs):
         if face_down:
             _card_back(canvas, x, y, CARD_W, CARD_H, "#8a7a5c")
@@ -223,11 +252,13 @@ def draw_cities(
         canvas.font = "bold 12px sans-serif"
         mark = " 弃守" if banned else ""
         canvas.fill_text(f"{c['name']} {c['grain']}/{c['full']}{mark}", x + 5, y + 14)
+        _bar(canvas, x + 5, y + 19, CARD_W - 10, c["grain"], c["full"])
         canvas.font = "10px sans-serif"
         note = _hit_note(c, preview) if hot else ""
         canvas.fill_style = "#c0392b" if note else "#666"
-        canvas.fill_text(note or c["capture_text"][:10], x + 5, y + 27)
-        _bar(canvas, x + 5, y + 31, CARD_W - 10, c["grain"], c["full"])
+        text = note or "破城：" + str(c["capture_text"])
+        for i, line in enumerate(wrap(text, int((CARD_W - 8) // 10), 3)):
+            canvas.fill_text(line, x + 5, y + 34 + i * 11)
     # each seat: team colour and its city stack (CW-UI-1)
     for p in obs["players"]:
         q = p["seat"]

@@ -131,11 +131,21 @@ class PlayApp(W.VBox):
         self.setup_btn.add_class("tp-setup-btn")
         self.setup_btn.layout = W.Layout(width="120px")
         self.setup_btn.on_click(lambda _: self.show_setup())
+        # 新对局 with the seed shown next to it: the next seed by default, any seed typed
+        self.next_seed = W.IntText(
+            value=seed, description="种子", layout=W.Layout(width="150px"),
+            style={"description_width": "32px"},
+        )  # fmt: skip
+        self.next_seed.add_class("tp-next-seed")
+        self.new_btn = W.Button(description="新对局", icon="refresh", layout=W.Layout(width="90px"))
+        self.new_btn.add_class("tp-new-match")
+        self.new_btn.on_click(lambda _: self.start(int(self.next_seed.value)))
         super().__init__(self._top())
         if watcher is not None:
             watcher.subscribe(self.on_table)
         if autostart:
-            self.load_settings()
+            if self.load_settings():  # a new match, not the last one again
+                self.choose("seed", int(self.value("seed")) + 1)
             if self.start() is None:
                 self.show_setup()
         else:
@@ -253,25 +263,29 @@ class PlayApp(W.VBox):
         if self._widgets is not None:
             self._widgets["message"].value = message
 
-    def load_settings(self) -> None:
+    def load_settings(self) -> bool:
         """The choices of the last match started here (values no longer offered, or an
-        unreadable file, leave the defaults)."""
+        unreadable file, leave the defaults); True when its seed was read (the page
+        then plays the next one)."""
         if self.settings_path is None:
-            return
+            return False
         try:
             text = self.settings_path.read_text(encoding="utf-8")
         except OSError:
-            return
+            return False
         self._settings_read = text
         try:
             saved = json.loads(text)
         except ValueError:
-            return
+            return False
         if not isinstance(saved, dict):
-            return
+            return False
+        seeded = False
         for key in CHOICES:
             if key in saved:
-                self.choose(key, saved[key])  # a stale value keeps the default
+                taken = self.choose(key, saved[key])  # a stale value keeps the default
+                seeded = seeded or (key == "seed" and taken)
+        return seeded
 
     def save_settings(self) -> None:
         if self.settings_path is None:
@@ -303,7 +317,8 @@ class PlayApp(W.VBox):
             except OSError:
                 text = None
             if text != self._settings_read:
-                self.load_settings()
+                if self.load_settings():  # another page's last match: play the next seed
+                    self.choose("seed", int(self.value("seed")) + 1)
                 stale = True
         if stale and self.match_widget is not None:
             self.start()
@@ -380,7 +395,13 @@ class PlayApp(W.VBox):
             agent_name=AGENT_ZH.get(self.value("agent"), self.value("agent")),
         )
         widget.result_buttons.children = (*widget.result_buttons.children, self.back_btn)
-        widget.buttons.children = (*widget.buttons.children, self.setup_btn)
+        self.next_seed.value = match.seed + 1
+        seed_now = W.HTML(
+            f"<span class='tp-seed-now' style='color:#5d6778'>本局种子 {match.seed}</span>"
+        )
+        widget.buttons.children = (
+            *widget.buttons.children, self.setup_btn, seed_now, self.next_seed, self.new_btn
+        )  # fmt: skip
         self.match_widget = widget
         self.save_settings()
         self.children = [*self._top(), widget]

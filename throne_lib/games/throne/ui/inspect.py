@@ -17,22 +17,24 @@ def _row(label: str, value: str) -> str:
     return f"<span style='color:#5d6778'>{label}</span> <b>{html.escape(value)}</b>"
 
 
-def card_html(card: Card, db: CardDB, note: str = "") -> str:
-    """A card in full: name, race and type, cost, stats, keywords, effect text."""
+def card_parts(card: Card, db: CardDB, face: str = "", stats: bool = True) -> list[str]:
+    """A card in full, as its lines: name, race and type, cost, stats, keywords, effect
+    text. ``face``: a label for the printed attack/HP (「卡面」 under a unit on the
+    board); ``stats=False`` leaves them out (a throne's card face is not the throne)."""
     head = (
         f"<div style='font-size:16px;font-weight:bold'>{html.escape(card.name)}"
         f"<span style='font-size:12px;color:#5d6778;font-weight:normal'>　"
         f"{RACE_ZH.get(card.race, card.race)} · {KIND_ZH.get(card.kind, card.kind)}</span></div>"
     )
-    stats = [_row("费用", f"{card.cost} 法力")]
-    if card.kind not in ("spell",):
-        stats += [_row("攻", str(card.attack)), _row("血", str(card.hp))]
+    figures = [_row("费用", f"{card.cost} 法力")]
+    if card.kind not in ("spell",) and stats:
+        figures += [_row(f"{face}攻", str(card.attack)), _row(f"{face}血", str(card.hp))]
         armor = card.kw("armor")
         if armor:
-            stats.append(_row("护甲", str(armor)))
+            figures.append(_row("护甲", str(armor)))
         if card.kind not in ("barracks", "building"):
-            stats += [_row("移动", str(card.move)), _row("射程", str(card.range))]
-    body = [head, "　".join(stats)]
+            figures += [_row("移动", str(card.move)), _row("射程", str(card.range))]
+    body = [head, "　".join(figures)]
     words = keywords_text(card)
     if words:
         body.append(_row("关键词", words))
@@ -46,12 +48,21 @@ def card_html(card: Card, db: CardDB, note: str = "") -> str:
         body.append(_row("兵种", tiers))
     if card.captains:
         body.append(_row("队长", "、".join(db[c].name for c in card.captains if c in db)))
+    return body
+
+
+def _note(note: str) -> str:
+    return (
+        f"<div class='tp-inspector-note' style='background:#fdecea;color:#9f3a38;"
+        f"padding:2px 6px;margin-bottom:3px'>{html.escape(note)}</div>"
+    )
+
+
+def card_html(card: Card, db: CardDB, note: str = "") -> str:
+    """A card in full: name, race and type, cost, stats, keywords, effect text."""
+    body = card_parts(card, db)
     if note:
-        body.insert(
-            0,
-            f"<div class='tp-inspector-note' style='background:#fdecea;color:#9f3a38;"
-            f"padding:2px 6px;margin-bottom:3px'>{html.escape(note)}</div>",
-        )
+        body.insert(0, _note(note))
     return "".join(f"<div>{part}</div>" for part in body)
 
 
@@ -94,11 +105,12 @@ def unit_html(match: Match, u: Unit, note: str = "") -> str:
             "<div class='tp-prediction' style='background:#fff3cd;padding:2px 6px;"
             f"margin-bottom:3px'><b>{html.escape(prediction)}</b></div>"
         )
-    return (
-        prediction
-        + card_html(card, db, note)
-        + "<div>"
-        + "　".join(now)
-        + "</div>"
-        + (f"<div>{extra}</div>" if extra else "")
-    )
+    # what is true now right under the name, the card's printed figures after it
+    # (marked 卡面; a throne's card face says nothing of the throne: 攻0 血40 now)
+    body = card_parts(card, db, face="卡面", stats=u.kind != THRONE)
+    body.insert(1, "<span class='tp-inspector-now'>" + "　".join(now) + "</span>")
+    if extra:
+        body.insert(2, extra)
+    if note:
+        body.insert(0, _note(note))
+    return prediction + "".join(f"<div>{part}</div>" for part in body)

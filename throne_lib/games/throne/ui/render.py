@@ -116,12 +116,16 @@ def highlight_ops(style: str, x: float, y: float) -> list[Op]:
 
 
 def badge_ops(badge: str, x: float, y: float) -> list[Op]:
-    """The predicted result of an attack, on the target: a dark strip at its bottom."""
+    """The predicted result of an attack, on the target: a dark strip across its middle,
+    between its name and its attack/HP badges (which stay in view)."""
     return [
         ("set", "fill_style", "rgba(40, 10, 10, 0.85)"),
-        ("fill_rect", x + 6, y + CELL - 24, CELL - 12, 18),
-        *text(badge, x + CELL / 2, y + CELL - 15, 12, "#ffffff", True),
+        ("fill_rect", x + 4, y + BADGE_TOP, CELL - 8, 18),
+        *text(badge, x + CELL / 2, y + BADGE_TOP + 9, 12, "#ffffff", True),
     ]
+
+
+BADGE_TOP = 26  # px below a cell's top: a unit's name ends above, its badges start at 46
 
 
 def board_ops(layout: Layout = DEFAULT_LAYOUT) -> list[Op]:

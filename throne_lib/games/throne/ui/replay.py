@@ -244,13 +244,23 @@ class LogBrowser(W.VBox):
             self.error.value = f"<i>{html.escape(str(folder))} 里还没有对局记录：先在对战页打一局，或运行 <code>throne play --log …</code>。</i>"
 
     def open_log(self, path: str) -> None:
-        """Open a log; a bad log shows its error (file and line), never a traceback."""
+        """Open a log; a bad log shows its error (file and line), never a traceback.
+        The same log opened again (it grew: a match still being played) keeps its step,
+        and clicks on the old view while it loads move the new one."""
+        old = self.replay
+        self.open_button.disabled, self.open_button.description = True, "载入中…"
         try:
-            self.replay = ReplayWidget(path)
+            replay = ReplayWidget(path)
         except LogError as exc:
             self.error.value = (
                 f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
             )
             return
+        finally:
+            self.open_button.disabled, self.open_button.description = False, "打开"
         self.error.value = ""
+        if old is not None and old.logfile.path == replay.logfile.path:
+            replay.go(old.step)
+            old.stepper.hand_over(replay.stepper)
+        self.replay = replay
         self.holder.children = [self.replay]
