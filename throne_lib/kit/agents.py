@@ -7,7 +7,10 @@ legal actions, the current seat, and — for hidden information — ``resample(s
 * ``random`` (:class:`RandomAgent`): uniform over the legal actions;
 * ``search`` (:class:`SearchAgent`): determinized Monte Carlo search — each iteration
   resamples the hidden information, tries one candidate action and plays random
-  playouts to the end; budgeted by iterations, never by time.
+  playouts to the end; budgeted by iterations, never by time;
+* ``ismcts`` (:class:`throne_lib.kit.ismcts.IsmctsAgent`): information-set MCTS with the
+  game's rollout policy, cut-off evaluation and priors (``Game.ismcts``); budgeted by
+  iterations or CPU seconds.
 
 A game adds its own agents in the registry (``Game.agents``); a game agent of the same
 name replaces the kit's (Throne's ``search`` is its turn-level plan search).
@@ -94,7 +97,15 @@ class SearchAgent:
         return legal[max(range(len(legal)), key=lambda i: means[i])]
 
 
-BUILTIN: dict[str, Any] = {"random": RandomAgent, "search": SearchAgent}
+def _ismcts(seed: int = 0, game: str = registry.DEFAULT_GAME, **params: Any) -> Agent:
+    from throne_lib.kit.ismcts import IsmctsAgent
+
+    return IsmctsAgent(seed, game=game, **params)
+
+
+BUILTIN: dict[str, Any] = {"random": RandomAgent, "search": SearchAgent, "ismcts": _ismcts}
+#: kit agents that are told which game they play (they read the game's hooks)
+GAME_AWARE = frozenset({"ismcts"})
 
 
 def agent_names(game: str = registry.DEFAULT_GAME) -> tuple[str, ...]:
@@ -110,6 +121,8 @@ def make_agent(name: str, seed: int = 0, game: str = registry.DEFAULT_GAME, **pa
     factory = own.get(name) or BUILTIN.get(name)
     if factory is None:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(agent_names(game))}")
+    if name in GAME_AWARE and name not in own:
+        params = {"game": game, **params}
     agent: Agent = factory(seed, **params)
     return agent
 

@@ -89,6 +89,9 @@ class Game:
     # ``throne balance … --game NAME``: the game's kit.balance_cli.BalanceHooks (or
     # "module:attr"), which build its kit.balance.BalanceGame adapter; None: no balance assistant
     balance: Any = None
+    # the game's kit.ismcts.IsmctsHooks (rollout policy, cut-off evaluation, priors) or
+    # "module:attr"; None: the default agent's rollouts scored by returns()
+    ismcts: Any = None
 
     def hook(self, name: str) -> Any:
         """The hook field ``name``, importing it first when it is a "module:attr" string."""

@@ -94,6 +94,7 @@ GAME = Game(
         ),
     ),
     rulebook="RULES-CASTLE.md",
+    ismcts="throne_lib.games.castle.ismcts:HOOKS",
     sim_hooks="throne_lib.games.castle.sim:HOOKS",
     balance="throne_lib.games.castle.balance_search:BALANCE",
     cli="throne_lib.games.castle.cli:HOOKS",

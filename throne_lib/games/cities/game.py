@@ -78,6 +78,7 @@ GAME = Game(
         ),
     ),
     rulebook="RULES-CITIES.md",
+    ismcts="throne_lib.games.cities.ismcts:HOOKS",
     sim_hooks="throne_lib.games.cities.sim:HOOKS",
     cli="throne_lib.games.cities.sim:CLI",
     parse_table=parse_table,

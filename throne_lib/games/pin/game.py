@@ -151,6 +151,7 @@ GAME = Game(
     agents={"standard": _standard},
     default_agent="standard",
     rulebook="RULES-PIN.md",
+    ismcts="throne_lib.games.pin.ismcts:HOOKS",
     dashboards=(
         Dashboard(
             "pin.ipynb",

@@ -87,18 +87,20 @@ def resample(m: PinMatch, seat: int, rng: random.Random) -> PinMatch:
     The opponent's hand keeps its size and the cards everyone has seen enter it (a kept
     reveal, a retreat to hand, a generated card); the rest is drawn from the pool of its
     unseen cards (hand + deck). The seat's own deck is reshuffled (its order is hidden
-    from the seat too)."""
+    from the seat too). Pools are sorted before they are shuffled, so the copy depends on
+    ``observation(seat)`` and ``rng`` only."""
     out = m.copy()
     st = out.state
     other = 1 - seat
     known = Counter(st.known[other])
     hand = Counter(st.hands[other])
-    kept = list((hand & known).elements())
-    pool = list((hand - known).elements()) + st.decks[other]
+    kept = sorted((hand & known).elements())
+    pool = sorted(list((hand - known).elements()) + st.decks[other])  # the view only
     rng.shuffle(pool)
     n = len(st.hands[other]) - len(kept)
     st.hands[other] = kept + pool[:n]
     st.decks[other] = pool[n:]
+    st.decks[seat] = sorted(st.decks[seat])
     rng.shuffle(st.decks[seat])
     picked = st.revealed[other]
     if picked and not all(st.revealed) and picked not in st.hands[other]:

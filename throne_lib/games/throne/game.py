@@ -141,6 +141,7 @@ GAME = Game(
     renderer="throne_lib.games.throne.ui.widget:MatchWidget",
     controller="throne_lib.games.throne.ui.app:PlayApp",
     rulebook="RULES.md",
+    ismcts="throne_lib.games.throne.ismcts:HOOKS",
     log_codec="throne_lib.games.throne.log:CODEC",
     cli="throne_lib.games.throne.cli:CLI",
     sim_hooks="throne_lib.games.throne.sim:HOOKS",

@@ -383,17 +383,21 @@ class Match:
         """A copy with what ``seat`` cannot know redrawn from ``rng``: the opponent's hand
         and deck shuffled together and re-dealt (hand size kept), ``seat``'s deck order
         and the match RNG redrawn. Public reveals of single opponent cards are not
-        tracked: any unseen card may be in the opponent's hand."""
+        tracked: any unseen card may be in the opponent's hand. The unseen cards are sorted
+        before they are shuffled, so the copy depends on ``observation(seat)`` and ``rng``
+        only (positions that differ in what ``seat`` cannot see resample alike)."""
         seat = check_seat(seat, 2, "throne")
         m = self.copy()
         st = m.state
         st.rng.seed(rng.getrandbits(64))
         opp = st.sides[1 - seat]
-        pool = opp.hand + opp.deck
+        pool = sorted(opp.hand + opp.deck)  # sorted first: the draw depends on the view only
         rng.shuffle(pool)
         n = len(opp.hand)
         opp.hand, opp.deck = pool[:n], pool[n:]
-        rng.shuffle(st.sides[seat].deck)
+        own = st.sides[seat]
+        own.deck = sorted(own.deck)
+        rng.shuffle(own.deck)
         m.touch()  # the state was edited directly: no cached hash or legal actions
         return m
 

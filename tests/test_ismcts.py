@@ -1,0 +1,258 @@
+"""The kit's ISMCTS agent (issue 32): it finishes a match of every registered game, is
+deterministic by seed and iteration budget, sees nothing its seat cannot see, and finds
+a known winning move in a small position of each game. Budgets are a few iterations:
+strength is measured by ``benchmarks/bench_ismcts.py``, not here."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.castle.helpers import scen
+from tests.test_kit_game import GAME as TAKEAWAY
+from throne_lib.games.pin.scenario import load_scenario as pin_scenario
+from throne_lib.games.throne.scenario import load_scenario as throne_scenario
+from throne_lib.kit import registry
+from throne_lib.kit.agents import agent_names, make_agent
+from throne_lib.kit.ismcts import IsmctsAgent, Node
+
+SMALL = {"iterations": 4, "rollout_actions": 4}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _toy_game() -> Iterator[None]:
+    registry.register(TAKEAWAY)
+    yield
+    registry.unregister(TAKEAWAY.name)
+
+
+def game_names() -> list[str]:
+    return list(dict.fromkeys([*registry.names(), TAKEAWAY.name]))
+
+
+def seats_of(game: registry.Game) -> int:
+    return min(max(game.seats[0], 3), game.seats[1])  # 3 for the multi-seat games
+
+
+def others(game: registry.Game) -> str:
+    return game.default_agent
+
+
+def midgame(name: str, seed: int, actions: int = 30, seats: int = 0) -> Any:
+    """A position of ``name`` after some actions of its default agents, at a choice."""
+    g = registry.get(name)
+    if name == TAKEAWAY.name:
+        actions = 1  # a small pile: later positions have no choice left
+    m = g.new(g.default_setups(seats or seats_of(g)), seed=seed)
+    agents = [make_agent(others(g), seed * 10 + s, name) for s in range(m.num_seats)]
+    for _ in range(actions):
+        nxt = m.copy()
+        nxt.apply(agents[m.current_seat].choose(m))
+        if nxt.is_over:
+            break
+        m = nxt
+    while not m.is_over and len(m.legal_actions()) < 2:
+        m.apply(m.legal_actions()[0])
+    assert not m.is_over
+    return m
+
+
+def tree_stats(root: Node) -> dict[str, tuple[int, int, list[float]]]:
+    return {k: (c.visits, c.avail, [round(t, 9) for t in c.totals]) for k, c in root.children.items()}  # fmt: skip
+
+
+# --- it plays every game ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_ismcts_is_registered_and_finishes_a_match(name: str) -> None:
+    """Registered as ``ismcts`` for every game; one seat plays a whole match against the
+    game's default agent with legal actions only, and the match ends."""
+    g = registry.get(name)
+    assert "ismcts" in agent_names(name)
+    m = g.new(g.default_setups(seats_of(g)), seed=11)
+    agents = [make_agent("ismcts", 11, name, **SMALL)] + [
+        make_agent(others(g), 11 + s, name) for s in range(1, m.num_seats)
+    ]
+    searched = 0
+    for _ in range(5000):
+        if m.is_over:
+            break
+        a = agents[m.current_seat].choose(m)
+        assert a in list(m.legal_actions())
+        if m.current_seat == 0 and len(m.legal_actions()) > 1:
+            searched += 1
+        m.apply(a)
+    assert m.is_over and searched > 0
+    assert len(m.returns()) == m.num_seats
+
+
+@pytest.mark.parametrize("name", ["castle", "pin", TAKEAWAY.name])
+def test_ismcts_is_deterministic_by_seed_and_budget(name: str) -> None:
+    """Same seed and iteration budget: the same tree and choice; another seed: another
+    tree (so the seed really decides the random choices)."""
+    m = midgame(name, 3)
+    a, b, c = (IsmctsAgent(s, game=name, **SMALL) for s in (5, 5, 6))
+    assert tree_stats(a.search(m)) == tree_stats(b.search(m))
+    assert tree_stats(IsmctsAgent(5, game=name, **SMALL).search(m)) != tree_stats(c.search(m))
+    assert IsmctsAgent(5, game=name, **SMALL).choose(m) == IsmctsAgent(5, game=name, **SMALL).choose(m)  # fmt: skip
+
+
+def test_unknown_parameter_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown parameter.*iteratons"):
+        make_agent("ismcts", 0, "castle", iteratons=5)
+
+
+def test_seconds_budget_stops_and_reports_its_iterations() -> None:
+    agent = IsmctsAgent(0, game="castle", seconds=0.05, rollout_actions=4)
+    m = midgame("castle", 2)
+    assert agent.choose(m) in m.legal_actions()
+    assert agent.stats["iterations"] >= 1 and agent.stats["seconds"] >= 0.05
+
+
+# --- it does not cheat --------------------------------------------------------------------
+
+
+class PeekingAgent(IsmctsAgent):
+    """A cheat, for the control: it plays out the true hidden state."""
+
+    def search(self, match: Any) -> Node:
+        root = Node(match.num_seats)
+        for _ in range(self.iterations):
+            self.iterate(root, match.copy())
+        return root
+
+
+def hidden_variant(m: Any, seat: int, seed: int) -> Any:
+    """A position that differs from ``m`` only in what ``seat`` cannot see: the game's
+    own redraw of the hidden parts (checked: same view, different state)."""
+    v = m.resample(seat, random.Random(seed))
+    assert v.observation(seat) == m.observation(seat) and v.current_seat == m.current_seat
+    assert v.hash() != m.hash()
+    return v
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_ismcts_sees_only_what_its_seat_sees(name: str) -> None:
+    """From positions that differ only in what the acting seat cannot see (opponents'
+    hands, deck orders, identities, the match RNG), the agent with the same seed builds
+    the same tree and makes the same choice; a control agent that peeks at the true
+    state does not."""
+    for seed in (1, 2):
+        m = midgame(name, seed)
+        seat = m.current_seat
+        v = hidden_variant(m, seat, 100 + seed)
+        trees = [tree_stats(IsmctsAgent(7, game=name, **SMALL).search(x)) for x in (m, v)]
+        assert trees[0] == trees[1]
+        choices = [IsmctsAgent(7, game=name, **SMALL).choose(x) for x in (m, v)]
+        assert choices[0] == choices[1]
+    deep = {"iterations": 8, "rollout_actions": 80}  # long enough to meet the hidden cards
+    peeks = [tree_stats(PeekingAgent(7, game=name, **deep).search(x)) for x in (m, v)]
+    assert peeks[0] != peeks[1]
+
+
+def test_castle_identities_are_hidden_from_the_agent() -> None:
+    """城堡之心: two positions whose hidden identities are swapped (CH-ROLE) give the same
+    search, from the seat that cannot see them."""
+    m = midgame("castle", 4, actions=12, seats=6)
+    seat = m.current_seat
+    hidden = [p for p in m.state.players if p.seat != seat and not p.revealed]
+    pair = next((p, q) for p in hidden for q in hidden if p.role != q.role)
+    v = m.copy()
+    a, b = (v.state.players[p.seat] for p in pair)
+    a.role, b.role = b.role, a.role
+    a.camp, b.camp = b.camp, a.camp
+    assert v.observation(seat) == m.observation(seat) and v.hash() != m.hash()
+    trees = [tree_stats(IsmctsAgent(3, game="castle", **SMALL).search(x)) for x in (m, v)]
+    assert trees[0] == trees[1]
+
+
+# --- it finds the winning move ------------------------------------------------------------
+
+
+def test_throne_lethal_attack_on_the_throne(db: Any) -> None:
+    """R-THRONE-1: the militia next to a 3-HP throne attacks it (the match is won)
+    rather than the wolf beside it or anything else."""
+    text = """
+        side blue general=lionheart mana=10
+        side red general=beast_king mana=10
+        unit d6 red beast_king throne hp=3/40
+        unit c6 red wolf hp=2/2
+        unit d5 blue militia
+    """
+    m = throne_scenario(textwrap.dedent(text), db)
+    a = IsmctsAgent(1, game="throne", iterations=60, rollout_actions=10).choose(m)
+    m.apply(a)
+    assert m.is_over and m.winner == 0, a
+
+
+def test_pin_hq_kill() -> None:
+    """PIN-WIN: the tanks next to a 40-HP HQ with two actions attack the HQ."""
+    text = """
+        turn 3
+        active 甲
+        first 甲
+        cp 甲 20/16
+        cp 乙 20/16
+        hq 甲 anv_hq
+        hq 乙 aur_hq hp=40 mshield=0
+        unit u2 甲 anv_tanks 015 activated act=2
+        unit u3 乙 aur_templars 016
+    """
+    from throne_lib.games.pin.cards import load_pin_cards
+
+    m = pin_scenario(textwrap.dedent(text), load_pin_cards())
+    agent = IsmctsAgent(1, game="pin", iterations=60, rollout_actions=10)
+    for _ in range(4):
+        if m.is_over or m.current_seat != 0:
+            break
+        a = agent.choose(m)
+        assert a.kind in ("attack", "pass", "target") or a.kind == "move", a
+        m.apply(a)
+    assert m.is_over and m.returns() == [1.0, -1.0]
+
+
+def test_castle_rescue_that_saves_the_match() -> None:
+    """CH-DEATH-2 / CH-WIN-2: the 城主 lies dying; the 援军 holding 愈 rescues him
+    (declining lets him die and the 敌军 win)."""
+    m = scen(
+        "enemy bai_pa hand=sword",
+        "lord tang_na hp=1/5",
+        "reinforcement di_shi hand=heal",
+        "enemy li_wei",
+    )
+    m.apply("attack h1 0 sword")
+    while m.current_seat != 2:
+        assert m.prompt_kind == "rescue"
+        m.apply("decline")
+    assert {a.text() for a in m.legal_actions()} >= {"rescue h1 heal", "decline"}
+    a = IsmctsAgent(1, game="castle", iterations=30, rollout_actions=10).choose(m)
+    assert a.text() == "rescue h1 heal"
+
+
+def test_cities_capture_that_wins() -> None:
+    """CW-WIN-1: one city short of the victory count, the seat whose hero can break an
+    empty city attacks it."""
+    from tests.cities.match_helpers import first_play, give_city, touch
+    from throne_lib.games.cities.engine import war_of
+
+    m = first_play(3, seed=2)
+    seat = m.current_seat
+    w = war_of(m.state)
+    while w.team_cities(w.teams[seat]) < w.victory_count() - 1:
+        give_city(m, seat)
+    for city in w.empty:
+        w.grain[city] = 1
+    m.state.players[seat].hand = ["sword"]
+    touch(m)
+    a = IsmctsAgent(1, game="cities", iterations=40, rollout_actions=10).choose(m)
+    m.apply(a)
+    for _ in range(20):  # the capture's own prompts (order, block, …)
+        if m.is_over or m.current_seat == seat and m.prompt_kind == "play":
+            break
+        m.apply(IsmctsAgent(2, game="cities", iterations=10, rollout_actions=6).choose(m))
+    assert m.is_over and m.returns()[seat] == 1.0, a

@@ -1,0 +1,270 @@
+"""Information-set Monte Carlo tree search over the kit protocol alone.
+
+Single-observer ISMCTS (SO-ISMCTS; Cowling, Powley & Whitehouse, *Information Set Monte
+Carlo Tree Search*, IEEE TCIAIG 2012): one tree of the acting seat's information set.
+Every iteration
+
+1. **determinizes**: ``match.resample(seat, rng)`` — the only view of the hidden state
+   the agent ever has (it never reads the match's hidden parts);
+2. **selects** down the tree among the children *available* in this determinization
+   (the legal actions here), by UCB with availability counts:
+   ``mean[mover] + c * sqrt(ln(avail) / visits)`` (+ an optional prior bias
+   ``w * prior / (visits + 1)``), where ``mover`` is the seat acting at that node in this
+   determinization — every node keeps the return of **every** seat, so N seats, teams and
+   changing alliances need nothing special;
+3. **expands** one untried legal action (highest prior first, else at random);
+4. **rolls out** with the game's policy (its scripted agent by default) for at most
+   ``rollout_actions`` actions, then scores the position: ``returns()`` if the match is
+   over, else the game's cut-off ``evaluate`` (one value per seat in [-1, 1]);
+5. **backs up** that vector along the path, times ``discount`` per action played in
+   the iteration (a win sooner is worth more; a loss later hurts less).
+
+Actions are identified across determinizations by their text form (``action.text()``,
+as the match log writes them). Forced moves (one legal action) are applied without a
+node. The chosen action is the most visited root child (ties: the better mean, then the
+first in legal order).
+
+The budget is ``iterations`` (deterministic: the same seed and matches give the same
+choices) or ``seconds`` of this thread's CPU time (a dashboard's think time; not
+reproducible). A game plugs in its rollout policy, cut-off evaluation, action priors
+and default parameters with :class:`IsmctsHooks` (``Game.ismcts``); without hooks the
+rollout policy is the game's default agent and the cut-off value is ``returns()``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from throne_lib.kit import registry
+
+Values = Sequence[float]
+
+
+@dataclass(frozen=True)
+class IsmctsHooks:
+    """What a game may plug into ISMCTS (``Game.ismcts``, or "module:attr" of one).
+
+    ``rollout(seed)``: the playout policy, an agent with ``choose(match)`` (default: the
+    game's default agent, if it is not random); ``evaluate(match)``: one value per seat in
+    [-1, 1] where a cut-off rollout stops (default ``returns()``); ``prior(match, actions)``:
+    one non-negative weight per legal action (progressive bias; expansion order);
+    ``params``: default constructor parameters (e.g. ``rollout_actions``)."""
+
+    rollout: Callable[[int], Any] | None = None
+    evaluate: Callable[[Any], Values] | None = None
+    prior: Callable[[Any, Sequence[Any]], Sequence[float]] | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def action_key(action: Any) -> str:
+    """The identity of an action across determinizations: its text form."""
+    text = getattr(action, "text", None)
+    return str(text()) if callable(text) else str(action)
+
+
+class Node:
+    """One node of the observer's tree: visits, availability and every seat's total."""
+
+    __slots__ = ("children", "visits", "avail", "totals", "prior")
+
+    def __init__(self, seats: int, prior: float = 0.0) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.totals = [0.0] * seats
+        self.prior = prior
+
+    def mean(self, seat: int) -> float:
+        return self.totals[seat] / self.visits if self.visits else 0.0
+
+
+def default_hooks(game: registry.Game) -> IsmctsHooks:
+    """The game's hooks (``Game.ismcts``), or the defaults."""
+    hooks = game.hook("ismcts")
+    return hooks if isinstance(hooks, IsmctsHooks) else IsmctsHooks()
+
+
+class IsmctsAgent:
+    """SO-ISMCTS for any game of the kit (see the module docstring).
+
+    Parameters (explicit ones win over the game's ``IsmctsHooks.params``, which win over
+    :attr:`DEFAULTS`): ``iterations`` or ``seconds`` (CPU time of the calling thread; when
+    given it replaces ``iterations``) per decision; ``c`` the UCB exploration constant;
+    ``prior_weight`` the progressive-bias weight; ``rollout_actions`` the cut-off;
+    ``rollout_epsilon`` the chance of a uniformly random rollout action; ``max_depth`` the
+    tree's depth limit; ``discount`` the per-action decay of the backed-up values. ``stats`` holds the last search's iterations and time."""
+
+    name = "ismcts"
+
+    DEFAULTS: Mapping[str, Any] = {
+        "iterations": 200,
+        "c": 0.7,
+        "prior_weight": 1.0,
+        "rollout_actions": 40,
+        "rollout_epsilon": 0.0,
+        "max_depth": 60,
+        "discount": 0.998,
+    }
+
+    def __init__(
+        self,
+        seed: int = 0,
+        game: str = registry.DEFAULT_GAME,
+        seconds: float | None = None,
+        hooks: IsmctsHooks | None = None,
+        **params: Any,
+    ) -> None:
+        g = registry.get(game)
+        h = hooks if hooks is not None else default_hooks(g)
+        unknown = set(params) - set(self.DEFAULTS)
+        if unknown:
+            known = ", ".join(["seconds", *self.DEFAULTS])
+            raise ValueError(f"ismcts: unknown parameter {sorted(unknown)}; known: {known}")
+        p = {**self.DEFAULTS, **h.params, **params}  # explicit > the game's > the kit's
+        self.rng = random.Random(seed)
+        self.game = g.name
+        self.iterations = max(1, int(p["iterations"]))
+        self.seconds = None if seconds is None else float(seconds)
+        self.c = float(p["c"])
+        self.prior_weight = float(p["prior_weight"])
+        self.rollout_actions = int(p["rollout_actions"])
+        self.rollout_epsilon = float(p["rollout_epsilon"])
+        self.max_depth = int(p["max_depth"])
+        self.discount = float(p["discount"])
+        self.hooks = h
+        self.policy = self._make_policy(g, h)
+        self.stats: dict[str, float] = {"iterations": 0, "seconds": 0.0}
+
+    def _make_policy(self, g: registry.Game, h: IsmctsHooks) -> Any:
+        seed = self.rng.getrandbits(32)
+        if h.rollout is not None:
+            return h.rollout(seed)
+        from throne_lib.kit.agents import RandomAgent, make_agent
+
+        name = g.default_agent
+        if name in ("random", "ismcts", "search"):
+            return RandomAgent(seed)
+        return make_agent(name, seed, g.name)
+
+    # --- the search -----------------------------------------------------------------
+    def choose(self, match: Any) -> Any:
+        legal = list(match.legal_actions())
+        if len(legal) == 1:
+            self.stats = {"iterations": 0, "seconds": 0.0}
+            return legal[0]
+        root = self.search(match)
+        keys = [action_key(a) for a in legal]
+        seat = match.current_seat
+
+        def rank(i: int) -> tuple[int, float, int]:
+            child = root.children.get(keys[i])
+            if child is None:
+                return (0, -math.inf, -i)
+            return (child.visits, child.mean(seat), -i)
+
+        return legal[max(range(len(legal)), key=rank)]
+
+    def search(self, match: Any) -> Node:
+        """Run the budget from ``match`` (the acting seat's information set); the root."""
+        seat = match.current_seat
+        root = Node(match.num_seats)
+        start = time.thread_time()
+        n = 0
+        while True:
+            if self.seconds is not None:
+                if n > 0 and time.thread_time() - start >= self.seconds:
+                    break
+            elif n >= self.iterations:
+                break
+            self.iterate(root, match.resample(seat, self.rng))
+            n += 1
+        self.stats = {"iterations": n, "seconds": time.thread_time() - start}
+        return root
+
+    def iterate(self, root: Node, sim: Any) -> None:
+        """One iteration on the determinization ``sim`` (changed in place)."""
+        node, path = root, [root]
+        depth = steps = 0
+        while not sim.is_over and depth < self.max_depth:
+            legal = sim.legal_actions()
+            steps += 1
+            if len(legal) == 1:
+                sim.apply(legal[0])
+                continue
+            depth += 1
+            mover = sim.current_seat
+            keys = [action_key(a) for a in legal]
+            children = node.children
+            untried = [i for i, k in enumerate(keys) if k not in children]
+            for k in keys:
+                child = children.get(k)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                p = self.hooks.prior(sim, legal) if self.hooks.prior is not None else None
+                i = (
+                    untried[self.rng.randrange(len(untried))]
+                    if p is None
+                    else max(untried, key=lambda j: (p[j], -j))
+                )
+                child = Node(len(root.totals), float(p[i]) if p is not None else 0.0)
+                child.avail = 1
+                children[keys[i]] = child
+                sim.apply(legal[i])
+                path.append(child)
+                break
+            i = self._select(node, keys, mover)
+            node = children[keys[i]]
+            sim.apply(legal[i])
+            path.append(node)
+        values, more = self._rollout(sim)
+        decay = self.discount ** (steps + more)
+        values = [v * decay for v in values]
+        for nd in path:
+            nd.visits += 1
+            t = nd.totals
+            for s, v in enumerate(values):
+                t[s] += v
+
+    def _select(self, node: Node, keys: Sequence[str], mover: int) -> int:
+        c, w = self.c, self.prior_weight
+        best, best_v = 0, -math.inf
+        for i, k in enumerate(keys):
+            ch = node.children[k]
+            v = (
+                ch.totals[mover] / ch.visits
+                + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                + w * ch.prior / (ch.visits + 1)
+            )
+            if v > best_v:
+                best, best_v = i, v
+        return best
+
+    def _rollout(self, sim: Any) -> tuple[list[float], int]:
+        """Play the policy to the cut-off; the values and the actions played."""
+        eps, rng = self.rollout_epsilon, self.rng
+        steps = 0
+        for steps in range(self.rollout_actions):  # noqa: B007 - the count is returned
+            if sim.is_over:
+                break
+            legal = sim.legal_actions()
+            if len(legal) == 1:
+                a = legal[0]
+            elif eps > 0 and rng.random() < eps:
+                a = legal[rng.randrange(len(legal))]
+            else:
+                a = self.policy.choose(sim)
+            sim.apply(a)
+        if sim.is_over or self.hooks.evaluate is None:
+            return [float(v) for v in sim.returns()], steps
+        return [max(-1.0, min(1.0, float(v))) for v in self.hooks.evaluate(sim)], steps
+
+
+def make_ismcts(seed: int = 0, game: str = registry.DEFAULT_GAME, **params: Any) -> IsmctsAgent:
+    """The kit's ``ismcts`` agent factory (``make_agent("ismcts", seed, game, …)``)."""
+    return IsmctsAgent(seed, game=game, **params)
