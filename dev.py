@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -94,7 +95,10 @@ def ensure_venv() -> None:
                 f"Python >= {wanted} is needed to create .venv, "
                 f"but dev.py runs on {sys.version.split()[0]}"
             )
+        say("Step 1/2: creating the virtual environment .venv (a few seconds) …")
+        started = time.monotonic()
         run([sys.executable, "-m", "venv", VENV])
+        say(f"Step 1/2 done in {time.monotonic() - started:.0f} s")
         STAMP.unlink(missing_ok=True)
     if (
         STAMP.exists()
@@ -104,7 +108,15 @@ def ensure_venv() -> None:
     ):
         return
     env = venv_env()
-    run([python, "-m", "pip", "install", "-e", ".[test]"], env=env)
+    say(
+        "Step 2/2: installing the project and its dependencies into .venv (the first time "
+        "~3 minutes: pip downloads Voilà, ipywidgets, pandas … — each package is listed "
+        "below as it comes — then mypyc compiles the engine's hot modules when a C "
+        "compiler is there; later runs skip this until pyproject.toml changes)"
+    )
+    started = time.monotonic()
+    run([python, "-m", "pip", "install", "--progress-bar", "on", "-e", ".[test]"], env=env)
+    say(f"Step 2/2 done in {time.monotonic() - started:.0f} s")
     STAMP.write_text("installed from pyproject.toml by dev.py\n")
 
 
@@ -182,9 +194,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     ensure_venv()
     voila = VENV_BIN / "voila"
     base = f"http://127.0.0.1:{args.port}/voila/render"
-    say("Serving the dashboards of notebooks/ (Ctrl-C stops it):")
-    say(f"  play  {base}/{Path(PLAY_NOTEBOOK).name}")
-    say(f"  home  {base}/index.ipynb  (tower, cards, replay, balance)")
+    say("Serving the dashboards of notebooks/ (Ctrl-C stops it); open the home page first:")
+    say(f"  首页 home  {base}/index.ipynb")
+    for line in dashboard_lines(base):
+        say(line)
     cmd = [
         str(voila),
         # Tree mode, so the dashboards link to each other (爬塔, home page); Voilà 0.5.8
@@ -198,6 +211,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.chdir(ROOT)  # voila.json at the root is read from the working directory
     os.execve(voila, cmd, venv_env())
     return 0  # not reached
+
+
+# Every registered game's dashboards, read from the registry by .venv's Python (dev.py
+# itself runs on any Python and imports nothing of the project).
+LIST_DASHBOARDS = (
+    "from throne_lib.kit import registry\n"
+    "for g in registry.games():\n"
+    "    for d in g.dashboards:\n"
+    "        print(g.title, d.title, d.notebook, sep='\\t')\n"
+)
+
+
+def dashboard_lines(base: str) -> list[str]:
+    """One console line per dashboard of every game (the notebooks' names if the
+    registry cannot be read)."""
+    result = subprocess.run(
+        [str(VENV_BIN / "python"), "-c", LIST_DASHBOARDS],
+        cwd=ROOT, capture_output=True, text=True, env=venv_env(),
+    )  # fmt: skip
+    rows = [line.split("\t") for line in result.stdout.splitlines() if line.count("\t") == 2]
+    if result.returncode != 0 or not rows:
+        notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+        return [f"  {base}/{name}" for name in notebooks if name != "index.ipynb"]
+    out, game = [], ""
+    for title, page, notebook in rows:
+        if title != game:
+            out.append(f"  {title}")
+            game = title
+        out.append(f"    {base}/{notebook}  {page}")
+    return out
 
 
 def pytest_status(code: int) -> None:

@@ -255,3 +255,9 @@ def test_the_inspector_shows_a_unit_as_it_is_now_first(pos: Callable[..., Match]
     knight = next(u for u in m.state.units() if u.card == "knight")
     shown = unit_html(m, knight)
     assert shown.index("tp-inspector-now") < shown.index("卡面攻")
+
+
+def test_the_ai_seat_is_named_in_chinese(pos: Callable[..., Match]) -> None:
+    """Issue 36, item 5: 「红方（随机）」, not 「红方（random）」 (the tower passes no name)."""
+    w = widget(pos("unit c2 blue knight\n"))
+    assert w.agent_name == "随机" and "random" not in w.info.value

@@ -21,3 +21,12 @@ def test_every_dashboard_installs_the_home_line() -> None:
         code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
         assert f'install_page("{notebook}")' in code[0], notebook
         assert "tp-home-link" in nav_html(notebook) and "‹ 首页" in nav_html(notebook)
+
+
+def test_the_readme_starts_at_the_home_page_and_lists_every_dashboard() -> None:
+    readme = (NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8")
+    head = readme.split("### Building", 1)[0]
+    assert "/voila/render/index.ipynb" in head and "mypyc" not in head
+    for g in registry.games():
+        for d in g.dashboards:
+            assert f"`{d.notebook.removesuffix('.ipynb')}`" in head, d.notebook

@@ -179,7 +179,9 @@ class SuggestPanel:
         self.freeze = w.Text(value="", placeholder=freeze_hint, description="冻结")
         self.seed = w.IntText(value=0, description="种子")
         self.backend = w.Dropdown(
-            options=("process", "serial", "dask"), value=backend, description="后端"
+            options=[("多进程", "process"), ("单进程", "serial"), ("Dask 集群", "dask")],
+            value=backend,
+            description="后端",
         )
         self.button = w.Button(description="开始搜索", button_style="primary", icon="search")
         self.button.on_click(lambda _: self.run())

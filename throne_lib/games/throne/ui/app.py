@@ -21,7 +21,7 @@ from throne_lib.games.throne.decks import load_deck, signature_deck, validate_de
 from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, hot_swap
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.games.throne.ui.widget import MatchWidget
+from throne_lib.games.throne.ui.widget import AGENT_ZH, MatchWidget
 from throne_lib.kit.agents import agent_names as kit_agent_names
 from throne_lib.kit.agents import make_agent
 
@@ -45,7 +45,7 @@ def agent_names() -> list[str]:
     return names or ["random"]
 
 
-AGENT_ZH = {"random": "随机", "standard": "标准 AI", "search": "搜索 AI"}
+# the agents' Chinese names: the widget's (one table for the play page and the tower)
 
 
 CHOICES = ("blue", "red", "deck_file", "red_deck_file", "agent", "seed", "rules", "tempo")

@@ -54,6 +54,7 @@ TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
 STEP = "step"  # 逐步: the AI waits for 「下一步」 before each action
 DRAG_START_PX = 6  # a press that moves further than this is a drag, not a click
 LOG_BLOCKS = 60  # newest turns shown in the 战报 widget (the whole log is saved)
+AGENT_ZH = {"random": "随机", "standard": "标准 AI", "search": "搜索 AI", "ai": "AI"}
 INSPECTOR_H = 230  # px: the inspector panel above the 战报
 SIDE_COLOUR = ("#1d4796", "#962c25")
 TOWER_HREF = "tower.ipynb"
@@ -80,7 +81,8 @@ class MatchWidget(W.VBox):
     ) -> None:
         self.match = match
         self.agent = agent
-        self.agent_name = agent_name or getattr(agent, "name", "ai")
+        name = str(getattr(agent, "name", "ai"))
+        self.agent_name = agent_name or AGENT_ZH.get(name, name)
         self.human = human
         self.ai_mode = ai_mode
         self.on_again = on_again
@@ -658,7 +660,8 @@ class MatchWidget(W.VBox):
         # The cells the AI touched stay lit until the player's first click.
         self.flash = tuple(self.ai_trail)
         self._update_step_btn()
-        if self.ctrl.my_turn and self.handled == handled:
+        if self.ctrl.my_turn and self.handled == handled and self.match.phase == MAIN:
+            # (in the opening 换牌 the controller's own prompt says what to do)
             self.ctrl._say("轮到你了（橙色格是对手本回合动过的地方）")
         self.refresh()
 
