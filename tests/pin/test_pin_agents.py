@@ -125,3 +125,34 @@ def test_scripted_moves_and_deploys(pos: PosFn) -> None:
     )  # 3 from 020, first
     m = pos("unit u9 乙 aur_templars 008\nhand 甲 anv_rifles anv_militia\n", cp="4/16")
     assert ScriptedAgent().choose(m) == PinAction("deploy", ("anv_militia", "003"))
+
+
+def test_scripted_uses_special_when_it_pays(pos: PosFn) -> None:
+    """PIN-KW-5 / PIN-CHAOS-1 / PIN-AI-4: the standard AI tries a unit's 特殊 action on a
+    copy like a command: 突击工兵营 blows up the enemy in its cell (no counter, unlike its
+    attack); 战斗法师团 throws an enemy tank at distance 2 (out of its attack range) into
+    chaos; chaos on a unit already in chaos gains nothing and is not used."""
+    m = pos("""
+        unit u2 甲 anv_sappers 013 activated act=2
+        unit u3 乙 aur_starguns 013
+    """)
+    assert PinAction("attack", ("u2", "u3", "爆炸")) in m.legal_actions()
+    assert ScriptedAgent().choose(m) == PinAction("special", ("u2", "u3"))
+    m = pos(
+        """
+        unit u2 乙 aur_battlemages 013 activated act=2
+        unit u3 甲 anv_tanks 009
+    """,
+        active="乙",
+    )
+    assert not [a for a in m.legal_actions() if a.kind == "attack"]
+    assert ScriptedAgent().choose(m) == PinAction("special", ("u2", "u3"))
+    m = pos(
+        """
+        unit u2 乙 aur_battlemages 013 activated act=2
+        unit u3 甲 anv_tanks 009 chaos=6
+    """,
+        active="乙",
+    )
+    assert PinAction("special", ("u2", "u3")) in m.legal_actions()
+    assert ScriptedAgent().choose(m).kind != "special"

@@ -54,9 +54,16 @@ class ScriptedAgent:
 
     name = "standard"
 
-    def __init__(self, seed: int = 0, command_margin: int = 2, targets_per_card: int = 2) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        command_margin: int = 2,
+        targets_per_card: int = 2,
+        special_margin: float = 5.0,
+    ) -> None:
         self.rng = random.Random(seed)
         self.command_margin = command_margin
+        self.special_margin = special_margin
         self.targets_per_card = targets_per_card
         self._board: tuple[Any, ...] = ()
         self._rejected: set[PinAction] = set()
@@ -284,10 +291,16 @@ class ScriptedAgent:
         who = u["ref"]
         mine = [a for a in acts if a.args and a.args[0] == who]
         attacks = [a for a in mine if a.kind == "attack"]
+        best: PinAction | None = None
         if attacks:
-            score, best = max(((self._attack_score(m, a), a) for a in attacks), key=lambda s: s[0])
+            score, pick = max(((self._attack_score(m, a), a) for a in attacks), key=lambda s: s[0])
             if score > 0:
-                return best
+                best = pick
+        special = self._special(m, seat, [a for a in mine if a.kind == "special"], best)
+        if special is not None:
+            return special
+        if best is not None:
+            return best
         moves = [a for a in mine if a.kind == "move"]
         if moves:
             step = self._move(m, seat, u, moves)
@@ -301,7 +314,40 @@ class ScriptedAgent:
             far = m.board.distance(unit.cell, HQ_CELLS[1 - seat]) > 0
             if can_hit or (far and not unit.stopped and "炮兵" not in m.card(unit).types):
                 return act
+            if self._special_after(m, seat, act):
+                return act
         return None
+
+    def _special(
+        self, m: PinMatch, seat: int, specials: list[PinAction], attack: PinAction | None
+    ) -> PinAction | None:
+        """PIN-KW-5: a unit's 特殊 action, tried on a copy like a command, when the
+        evaluation gains more from it than from the unit's best attack (or, without
+        one, more than ``special_margin``)."""
+        if not specials:
+            return None
+        tried = sorted(specials, key=lambda a: a.args[1])[: self.targets_per_card * 2]
+        value, pick = max(((self._delta(m, seat, a), a) for a in tried), key=lambda v: v[0])
+        floor = float(self.special_margin)
+        if attack is not None:
+            floor = max(floor, self._delta(m, seat, attack))
+        return pick if value > floor else None
+
+    def _special_after(self, m: PinMatch, seat: int, act: PinAction) -> bool:
+        """Whether activating this unit opens a 特殊 action worth using (asked of the
+        rules on a copy: the legal actions after the activation)."""
+        unit = m.state.units[parse_ref(act.args[0])]
+        if not m.card(unit).clauses("special"):
+            return False
+        sim = m.resample(seat, self.rng)
+        sim.apply(act)
+        settle(sim)
+        if sim.is_over or sim.state.pending is not None or sim.state.active != seat:
+            return False
+        specials = [
+            a for a in sim.legal_actions() if a.kind == "special" and a.args[0] == act.args[0]
+        ]
+        return self._special(sim, seat, specials, None) is not None
 
     def _attack_score(self, m: PinMatch, a: PinAction) -> float:
         """PIN-AI-5: damage to units (capped) + 10 × cost per kill + 1.5 × HQ damage
