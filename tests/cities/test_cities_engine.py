@@ -399,3 +399,36 @@ def test_same_seed_same_match() -> None:
     a, b = CitiesMatch(players=5, seed=9), CitiesMatch(players=5, seed=9)
     assert a.hash() == b.hash()
     assert a.observation(0) == b.observation(0)
+
+
+def _soldier_reach(m: CitiesMatch, seat: int, ref: str) -> frozenset[str]:
+    agent = CitiesAgent(0)
+    agent.seat = seat
+    obs = m.observation(seat)
+    x = next(x for x in obs["players"][seat]["soldiers"] if x["ref"] == ref)
+    agent._match = m
+    sim = agent._view_copy(obs)
+    return agent._soldier_attack(obs, war(m), x, sim).reach
+
+
+def test_scripted_soldier_reach_counts_both_sides_mounts() -> None:
+    """CW-SIEGE-4 / CH-EQUIP-19 / CW-AI-1: the scripted player's plan asks the engine what
+    a soldier reaches, so its commander's attack mount brings an opponent's city at seat
+    distance 2 into a range-1 soldier's reach, and the owner's defence mount takes one at
+    distance 1 out of it."""
+    m = first_play(5, seed=0)
+    s = m.state
+    seat = s.turn_seat
+    sol = add_soldier(m, seat, "goblin")
+    ref = sol.ref
+    near, far = (next(q for q in range(5) if s.seat_distance(seat, q) == d) for d in (1, 2))
+    near_city, far_city = war(m).current(near), war(m).current(far)
+    assert near_city in _soldier_reach(m, seat, ref)
+    assert far_city not in _soldier_reach(m, seat, ref)
+    s.players[seat].equip["mount"] = "hell_nightmare"
+    touch(m)
+    assert far_city in _soldier_reach(m, seat, ref)
+    s.players[seat].equip.pop("mount")
+    s.players[near].equip["mount"] = "silver_pegasus"
+    touch(m)
+    assert near_city not in _soldier_reach(m, seat, ref)

@@ -8,12 +8,14 @@ observation is public, so it rebuilds a :class:`CityWar` from it to ask :mod:`.a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+from typing import Any
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.agents import Obs, ScriptedAgent
 from throne_lib.games.cities import ai
-from throne_lib.games.cities.engine import CITY, is_city
+from throne_lib.games.cities.engine import CITY, city_profile, is_city, soldier_reaches
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.war import CityWar
 
@@ -44,7 +46,28 @@ def war_from_view(obs: Obs, rules: CitiesRules | None = None) -> CityWar:
 
 
 class CitiesAgent(ScriptedAgent):
-    """CW-AI-1..7 over the seat's view; deterministic (ties by action text)."""
+    """CW-AI-1..7 over the seat's view; deterministic (ties by action text).
+
+    Where a plan needs what a soldier can reach and deal, it asks the engine on a copy
+    the match redraws from the seat's view (``resample``), so mounts, 疾风迅行 and every
+    other reach rule count exactly as the rules count them (CW-SIEGE-4)."""
+
+    _match: Any = None
+
+    def choose(self, match: Any) -> Act:
+        self._match = match
+        try:
+            return super().choose(match)
+        finally:
+            self._match = None
+
+    def _view_copy(self, obs: Obs) -> Any:
+        """The match as this seat may know it (hidden cards redrawn, seeded), or None
+        when the agent was asked through ``decide`` without a match."""
+        if self._match is None:
+            return None
+        rng = random.Random(self.seed * 1009 + int(obs["seat"]))
+        return self._match.resample(int(obs["seat"]), rng)
 
     def hostility(self, obs: Obs) -> dict[int, float]:
         cv = obs["cities"]
@@ -97,7 +120,8 @@ class CitiesAgent(ScriptedAgent):
         by_city = self._city_attacks(obs, legal)
         if by_city:  # CW-AI-1..3: the hero's 剑 attack joins the plan
             attacks = [ai.CityAttack("hero", "sword", self._hero_base(obs), frozenset(by_city))]
-            attacks += [self._soldier_attack(obs, war, x) for x in me["soldiers"]]
+            sim = self._view_copy(obs) if me["soldiers"] else None
+            attacks += [self._soldier_attack(obs, war, x, sim) for x in me["soldiers"]]
             plan = ai.plan_attacks(war, self.seat, attacks)
             for aid, city in plan:
                 if aid == "hero" and city in by_city:
@@ -117,19 +141,20 @@ class CitiesAgent(ScriptedAgent):
         )
         return 2 if mastered else 1
 
-    def _soldier_attack(self, obs: Obs, war: CityWar, x: Obs) -> ai.CityAttack:
-        """A soldier's attack for the plan: the empty cities, and opponents' current cities
-        at a seat distance within its range (mounts not counted)."""
-        c = self.cards[x["card"]]
-        reach = set(war.empty)
-        for p in obs["players"]:
-            cur = war.current(p["seat"])
-            dist = p["distance"]
-            if cur and dist is not None and 0 < dist <= c.range:
-                reach.add(cur)
-        base = int(c.num("charge")) if c.has("charge") else 1
+    def _soldier_attack(self, obs: Obs, war: CityWar, x: Obs, sim: Any = None) -> ai.CityAttack:
+        """A soldier's attack for the plan: the cities the engine says it reaches
+        (CW-SIEGE-4: seat distance with both sides' mounts, 疾风迅行, its range) and the
+        damage its profile deals, asked of ``sim`` (a copy from the seat's view)."""
         legal = set(war.attack_targets(self.seat))
-        return ai.CityAttack(x["ref"], "soldier", base, frozenset(reach & legal))
+        sol = sim.state.unit(x["ref"]) if sim is not None else None
+        if sol is None:  # no match to ask: every empty city, no opponent's city
+            c = self.cards[x["card"]]
+            base = int(c.num("charge")) if c.has("charge") else 1
+            return ai.CityAttack(x["ref"], "soldier", base, frozenset(set(war.empty) & legal))
+        s = sim.state
+        reach = {city for city in legal if soldier_reaches(s, self.seat, sol, city)}
+        base = city_profile(s, self.seat, sol)[1]
+        return ai.CityAttack(x["ref"], "soldier", base, frozenset(reach))
 
     def _command_pick(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
         war = war_from_view(obs)
