@@ -187,3 +187,59 @@ def test_kit_search_agent_plays_castle() -> None:
         m.apply(agents[m.current_seat].choose(m))
         n += 1
     assert m.is_over
+
+
+def test_hero_pick_by_evaluation_not_hp() -> None:
+    """CH-SETUP-5 / CH-AI-4: heroes are picked by their value to the seat, not by HP: the
+    城主 takes 迪什 (HP 3, soldiers by 造化万物) over 威尔普斯 (HP 5); an 敌军 two seats
+    from the 城主 takes 格鲁奇 (HP 3, 火箭 reaches any distance) over 威尔普斯, one next
+    to the 城主 takes 威尔普斯."""
+    from throne_lib.games.castle.actions import Act
+
+    m = CastleMatch(players=6, seed=3)
+    agent = ScriptedAgent(3)
+    s = m.state
+    lord = next(p.seat for p in s.players if p.role == "lord")
+    strong, rich = Act("pick_hero", ("wei_er_pu_si",)), Act("pick_hero", ("di_shi",))
+    obs = {**m.observation(lord), "prompt": {"kind": "pick_hero", "mine": True, "detail": {}}}
+    assert s.cards["wei_er_pu_si"].hp > s.cards["di_shi"].hp
+    assert agent.decide(obs, [strong, rich]) == rich
+    archer = Act("pick_hero", ("ge_lu_qi",))
+    picks = {}
+    for p in s.players:
+        if p.role != "enemy":
+            continue
+        obs = {**m.observation(p.seat), "prompt": {"kind": "pick_hero", "mine": True}}
+        picks[s.seat_distance(p.seat, lord)] = agent.decide(obs, [strong, archer])
+    assert picks[1] == strong and picks[2] == archer
+
+
+def test_neutral_never_defects_and_finishes_the_castle_last() -> None:
+    """CH-WIN-4 / CH-WIN-5 / CH-WIN-2 / CH-ROLE-7: 投靠 cannot win a neutral anything, so
+    it refuses even at 1 HP; once its camp is 敌军 (it refused), it attacks the 援军 and
+    spares the 城主 while anyone else lives — the 城主's death with a 援军 alive is the
+    敌军's win — and goes for the 城主 when they are the last two; it never declares 敌军
+    and gives up 援军 when at most one 敌军-like seat is left (CH-WIN-3)."""
+    from throne_lib.games.castle.actions import Act
+
+    m = scen(
+        "neutral tang_na hp=1/5 hand=sword,sword",
+        "lord bai_pa",
+        "reinforcement di_shi",
+        "enemy li_wei",
+    )
+    agent = ScriptedAgent()
+    obs = {**m.observation(0), "prompt": {"kind": "defect", "mine": True, "detail": {}}}
+    assert agent.decide(obs, [Act("yes"), Act("no")]).kind == "no"
+    m.state.harm[3][1] = 2  # seat 3 hurt the 城主: 敌军-like, the only one
+    obs = {**m.observation(0), "prompt": {"kind": "declare", "mine": True, "detail": {}}}
+    declares = [Act("declare", (c,)) for c in ("enemy", "castle", "keep")]
+    assert agent.decide(obs, declares).args[0] == "keep"
+    enemy = m.state.players[3]
+    enemy.alive, enemy.revealed, enemy.hp = False, True, 0
+    me = m.state.players[0]
+    me.camp, me.declared, me.camp_fixed, me.revealed = "enemy", True, True, True
+    host = agent.hostility(m.observation(0))
+    assert host[2] > 0 > host[1]
+    m.state.players[2].alive, m.state.players[2].revealed = False, True
+    assert agent.hostility(m.observation(0))[1] > 0

@@ -20,6 +20,40 @@ Obs = Mapping[str, Any]
 MANA_HEROES = {"li_wei", "di_shi", "ge_lei_si", "ge_lu_qi", "luo_xia", "bai_pa"}
 KEEP = {"sword": 6, "heal": 5, "mana": 3, "conjured_mana": 3}
 
+# The scripted agent's reading of the heroes' traits (CH-HERO-2..20) for each identity, in
+# points of HP (CH-AI-4: a habit of the AI, not a rule). The 城主 must outlast everyone
+# (CH-WIN-2) and drafts with 10 魔 and leadership 4 (CH-PREP-1/2), so soldiers, healing and
+# 抗拒死亡 are worth most to it; 敌军 need damage that reaches the 城主 (CH-WIN-2); 援军
+# protect and rescue (CH-ROLE-2); a 中立 must be the last one standing (CH-WIN-2), so it
+# values surviving and soldiers. ``reach`` traits are worth ``FAR_BONUS`` more to a seat
+# that is not next to the hero it will fight (see ``ScriptedAgent.hero_value``).
+ROLES = ("lord", "enemy", "reinforcement", "neutral")
+TRAIT_WORTH: dict[str, tuple[float, float, float, float]] = {
+    # trait: (lord, enemy, reinforcement, neutral)
+    "fireball": (0.5, 1.0, 1.0, 0.8),
+    "mo_as_yu": (1.5, 0.5, 1.5, 1.5),
+    "mana_pool": (1.0, 0.5, 0.5, 1.0),
+    "alchemy": (2.0, 0.5, 1.0, 1.5),
+    "unlimited_leadership": (1.5, 0.5, 1.0, 1.0),
+    "spy": (1.0, 0.2, 1.0, 1.0),
+    "snipe": (0.3, 1.0, 0.8, 0.5),
+    "aim": (0.2, 1.2, 0.5, 0.5),
+    "bear_roar": (0.2, 1.0, 0.3, 0.3),
+    "axe_mastery": (0.5, 0.8, 0.5, 0.5),
+    "resist_death": (1.5, 0.5, 0.8, 1.5),
+    "embrace_death": (0.0, 1.0, 0.3, 0.0),
+    "self_destruct": (0.2, 1.0, 0.5, 0.3),
+    "leap": (0.2, 1.0, 0.5, 0.5),
+    "fire_arrow": (1.0, 1.2, 1.2, 1.0),
+    "dark_banner": (0.8, 0.3, 0.5, 1.2),
+    "death_throes": (0.5, 0.5, 0.5, 0.5),
+    "sword_mastery": (0.5, 0.8, 0.5, 0.5),
+    "deadly_strike": (0.5, 1.0, 0.8, 0.5),
+}
+HP_WORTH = (0.8, 0.8, 0.8, 1.0)  # a point of printed HP, by identity
+REACH_TRAITS = {"fire_arrow": 1.0, "leap": 1.5, "snipe": 0.5, "aim": 0.5, "fireball": 0.5}
+NEAR_TRAITS = {"sword_mastery": 0.5, "axe_mastery": 0.5, "deadly_strike": 0.5, "bear_roar": 0.5}
+
 
 class SeatAgent:
     """An agent over the protocol: ``choose(match)`` reads only the current seat's
@@ -117,6 +151,9 @@ class ScriptedAgent(SeatAgent):
                 out[q] = s if s > 0 else (0.2 if s == 0 and role == "reinforcement" else s)
             elif role == "enemy":
                 out[q] = 20.0 if q == lord else -s
+            elif self.endgame(obs):  # CH-WIN-2: the 援军 first, the 城主 last of all
+                others = [x for x in players if x["alive"] and x["seat"] not in (self.seat, lord)]
+                out[q] = (-1.0 if others else 20.0) if q == lord else 10.0
             else:  # neutral: keep the 城主 alive while enemies live; hurt the stronger side
                 side = self.neutral_side(obs)
                 if q == lord:
@@ -124,6 +161,13 @@ class ScriptedAgent(SeatAgent):
                 else:
                     out[q] = s if side == "castle" else -s
         return out
+
+    def endgame(self, obs: Obs) -> bool:
+        """A neutral's last stage: every 敌军 is dead and it refused 投靠, so its camp is
+        now 敌军 (CH-WIN-4, CH-ROLE-8); it never declares 敌军 itself (``_declare``), so
+        that camp on itself tells the stage without memory."""
+        me = obs["players"][self.seat]
+        return bool(obs["role"] == "neutral" and me["camp"] == "enemy")
 
     def neutral_side(self, obs: Obs) -> str:
         sus = suspicion(obs)
@@ -190,8 +234,25 @@ class ScriptedAgent(SeatAgent):
                 best, key = r, k
         return best
 
+    def hero_value(self, obs: Obs, hero: str) -> float:
+        """What ``hero`` is worth to this seat (CH-SETUP-5, CH-AI-4): its printed HP and
+        its traits valued for the seat's identity (``TRAIT_WORTH``); an 敌军 or 援军 far
+        from the 城主 (the seat it will attack or guard, CH-SEAT-5) values the traits that
+        reach further, one next to it the traits that hit hardest up close."""
+        c = self.cards[hero]
+        role = obs["role"]
+        r = ROLES.index(role) if role in ROLES else ROLES.index("enemy")
+        value = HP_WORTH[r] * c.hp + sum(TRAIT_WORTH.get(t, (0.5,) * 4)[r] for t, _ in c.traits)
+        if role in ("enemy", "reinforcement"):
+            lord = next((p for p in obs["players"] if p["role"] == "lord"), None)
+            dist = lord["distance"] if lord is not None else None
+            if dist is not None:
+                extra = REACH_TRAITS if dist >= 2 else NEAR_TRAITS
+                value += sum(extra.get(t, 0.0) for t, _ in c.traits)
+        return value
+
     def _pick_hero(self, obs: Obs, legal: Sequence[Act]) -> Act:
-        return max(legal, key=lambda a: (self.cards[str(a.args[0])].hp, str(a.args[0])))
+        return max(legal, key=lambda a: (self.hero_value(obs, str(a.args[0])), str(a.args[0])))
 
     def _draft(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
         me = obs["players"][self.seat]
@@ -203,9 +264,23 @@ class ScriptedAgent(SeatAgent):
         return max(picks, key=lambda a: (self.cards[str(a.args[0])].value, str(a.args[0])))
 
     def _declare(self, obs: Obs, legal: Sequence[Act]) -> Act:
-        side = self.neutral_side(obs)
-        want = Act("declare", (side,))
-        return want if want in legal else Act("declare", ("keep",))
+        """CH-ROLE-7 / CH-AI-3: a neutral wins only as the last one standing (CH-WIN-2),
+        and a neutral of camp 援军 when the last 敌军 falls ends the game as a castle win
+        (CH-WIN-3), so it never declares 敌军 and gives up 援军 once the 敌军 are nearly
+        beaten: it declares for the castle while that side is the weaker one and at
+        least two 敌军-like seats stand, and otherwise stays (or goes back to) none."""
+        keep = Act("declare", ("keep",))
+        if obs["role"] != "neutral" or self.endgame(obs):
+            return keep
+        sus = suspicion(obs)
+        foes = [
+            p
+            for p in obs["players"]
+            if p["alive"] and p["seat"] != self.seat and sus.get(p["seat"], 0.0) > 1
+        ]
+        want = "castle" if self.neutral_side(obs) == "castle" and len(foes) >= 2 else "none"
+        act = Act("declare", (want,))
+        return act if act in legal else keep
 
     def _play(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
         me = obs["players"][self.seat]
@@ -353,7 +428,9 @@ class ScriptedAgent(SeatAgent):
         return legal[0]
 
     def _defect(self, obs: Obs, legal: Sequence[Act]) -> Act:
-        return Act("no") if obs["players"][self.seat]["hp"] >= 2 else Act("yes")
+        """CH-WIN-4 / CH-WIN-5: 投靠 ends the game as the castle's win, which no neutral
+        shares, so it refuses while it can still win — always, while it lives."""
+        return Act("no")
 
     def _greatsword(self, obs: Obs, legal: Sequence[Act]) -> Act:
         host = self.hostility(obs)
