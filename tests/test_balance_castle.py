@@ -138,7 +138,9 @@ def test_cli_suggest_writes_parquet_and_report_and_applies(tmp_path: Path) -> No
     shutil.copy(TABLE_PATH, cards)
     out, report = tmp_path / "b.parquet", tmp_path / "b.txt"
     args = ["--game", "castle", "balance", "suggest", "--cards", str(cards), *TINY]
-    assert throne_main([*args, "--seed", "1", "--out", str(out), "--report", str(report)]) == 0
+    # at this tiny budget whether any proposal beats the unchanged table depends on the
+    # scripted agent's matches; seed 5 gives one with the agents of issue 32 (seeds 1-4 none)
+    assert throne_main([*args, "--seed", "5", "--out", str(out), "--report", str(report)]) == 0
     text = report.read_text(encoding="utf-8")
     assert "== balance suggestions ==" in text and "城主" in text
     frame = pd.read_parquet(out)
@@ -205,7 +207,7 @@ class StrongCastle(CastleBalance):
         return {"hp": FieldSpec(+1, 18, 0, 1, step=18)}
 
 
-def _strong_run(seed: int = 0) -> BalanceResult:
+def _strong_run(seed: int = 1) -> BalanceResult:
     game = StrongCastle(STRONG, players=5, block_matches=8)
     space = search_space(game, cards=SOLDIERS, rules=[])
     return suggest(game, space, Targets((0.45, 0.55), 1.0), SMALL, seed=seed, backend="serial")
@@ -213,6 +215,8 @@ def _strong_run(seed: int = 0) -> BalanceResult:
 
 @pytest.fixture(scope="module")
 def strong_found() -> BalanceResult:
+    # search seed 1: with the scripted agents of issue 32 (heroes picked by evaluation)
+    # seed 0's 3 generations of 4 end with no proposal; seed 1's find the spearman
     return _strong_run()
 
 
