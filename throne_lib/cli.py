@@ -32,19 +32,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from throne_lib.kit import registry
-from throne_lib.kit.cli import CliError
+from throne_lib.kit.cli import CliError, CliHooks, cli_hooks
 from throne_lib.kit.log import LogError
 
 
-def _cli(game: registry.Game) -> Any:
-    return game.hook("cli")
-
-
-def _need(game: registry.Game, what: str) -> Any:
-    hook = getattr(_cli(game), what, None)
-    if hook is None:
-        raise CliError(f"{game.name} has no {what.replace('_', ' ')} command")
-    return hook
+def _cli(game: registry.Game) -> CliHooks:
+    return cli_hooks(game)
 
 
 # --- commands ------------------------------------------------------------------------
@@ -52,9 +45,9 @@ def _need(game: registry.Game, what: str) -> Any:
 
 def cmd_cards_check(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
-    own = getattr(_cli(game), "cards_check", None)
+    own = _cli(game).cards_check(args)
     if own is not None:
-        return int(own(args))
+        return own
     if game.parse_table is None or not game.card_tables:
         raise CliError(f"{game.name} has no card table")
     from pathlib import Path
@@ -66,15 +59,19 @@ def cmd_cards_check(args: argparse.Namespace) -> int:
 
 
 def cmd_deck_check(args: argparse.Namespace) -> int:
-    return int(_need(registry.get(args.game), "deck_check")(args))
+    game = registry.get(args.game)
+    own = _cli(game).deck_check(args)
+    if own is None:
+        raise CliError(f"{game.name} has no deck check command")
+    return own
 
 
 def summary(match: Any, game: registry.Game) -> list[str]:
     """The lines ``play`` and ``replay`` print about a match (the game's own, or the
     protocol's: returns and the final hash)."""
-    own = getattr(_cli(game), "summary", None)
+    own = _cli(game).summary(match)
     if own is not None:
-        return list(own(match))
+        return own
     r = ", ".join(f"{game.seat_name(s)} {v:g}" for s, v in enumerate(match.returns()))
     over = "over" if match.is_over else "not over"
     return [f"result: {over}; returns: {r}", f"final hash: {match.hash()}"]
@@ -82,16 +79,24 @@ def summary(match: Any, game: registry.Game) -> list[str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
-    own = getattr(_cli(game), "play", None)
+    hooks = _cli(game)
+    own = hooks.play(args)
     if own is not None:
-        return int(own(args))
+        return own
     from throne_lib.kit.agents import make_agent
     from throne_lib.kit.log import AgentInfo, MatchRecorder
 
     names = args.agents.split(",") if args.agents else [game.default_agent] * args.seats
-    play_options = getattr(_cli(game), "play_options", None)  # the game's rule options
-    options = play_options(args) if play_options is not None else {}
-    setups = game.default_setups(len(names)) if game.default_setups else None
+    options = hooks.play_options(args)  # the game's rule options
+    words = [w for w in (getattr(args, "setups", "") or "").split(",") if w]
+    setups: list[Any] | None = None
+    if words:
+        assert game.resolve_setup is not None  # --setups exists only then
+        if len(words) != len(names):
+            raise CliError(f"{len(words)} setups for {len(names)} seats")
+        setups = [game.resolve_setup(w) for w in words]
+    else:
+        setups = game.default_setups(len(names)) if game.default_setups else None
     match = game.new(setups, args.seed, **options)
     n = match.num_seats
     if len(names) != n:
@@ -208,12 +213,16 @@ def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a match between agents")
     play.add_argument("--seed", type=int, default=0, help="match seed (default: 0)")
     play.add_argument("--log", help="write the match log (JSON Lines) to this file")
-    own = getattr(_cli(game), "add_play_arguments", None)
-    if own is not None:
-        own(play)
-    else:
-        play.add_argument("--seats", type=int, default=game.seats[0], help="number of seats")
-        play.add_argument("--agents", default="", help="comma-separated agent per seat")
+    hooks = _cli(game)
+    if hooks.seat_options:
+        play.add_argument("--seats", "--players", dest="seats", type=int, default=game.seats[0],
+                          help=f"number of seats, {game.seats[0]}-{game.seats[1]} (default %(default)s)")  # fmt: skip
+        play.add_argument("--agents", default="", help="comma-separated agent per seat "
+                          f"(default: {game.default_agent} everywhere)")  # fmt: skip
+        if game.resolve_setup is not None:
+            play.add_argument("--setups", default="", help="comma-separated setup per seat "
+                              "(default: the game's)")  # fmt: skip
+    hooks.add_play_arguments(play)
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="replay a match log and verify every state hash")
@@ -341,8 +350,7 @@ def _run(args_list: list[str], debug: bool) -> int:
 
 def _error_lines(game: registry.Game, exc: Exception) -> list[str] | None:
     problems = getattr(exc, "problems", None)
-    own = getattr(_cli(game), "errors", None)
-    got = own(exc) if own is not None else None
+    got = _cli(game).errors(exc)
     if got is not None:
         return list(got)
     if isinstance(problems, list) and problems and all(isinstance(p, str) for p in problems):

@@ -4,18 +4,13 @@ swapped 拜帕 with the 城主 by 跳跃 every turn and ran 20,000 actions in ro
 
 from __future__ import annotations
 
-import argparse
-
 from throne_lib.kit import registry, sim
 
 
 def test_match_167_of_the_seed_0_sweep_ends_by_the_turn_limit() -> None:
     game = registry.get("castle")
-    hooks = game.hook("sim_hooks")
-    ns = argparse.Namespace(
-        players=4, seats=4, matches=200, seed=0, agent=game.default_agent, rotate=False
-    )
-    spec = hooks.specs(ns, None)[167]
+    ns = sim.build_parser(game).parse_args(["--players", "4", "-n", "200", "--seed", "0"])
+    spec = sim.specs_from_args(game, ns, None)[167]
     match, row = sim.play_spec(spec)
     assert match.is_over
     state = match.state

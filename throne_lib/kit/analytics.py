@@ -115,6 +115,53 @@ def length_distribution(df: pd.DataFrame, column: str = "actions") -> pd.Series:
     return df[column].value_counts().sort_index()
 
 
+def seat_rows(
+    df: pd.DataFrame, fields: Sequence[str], keep: Sequence[str] = ("match", "players", "end_rule")
+) -> pd.DataFrame:
+    """One row per seat of each match of a game with ``seatN_FIELD`` columns: the ``keep``
+    columns, each of ``fields`` (from ``seatN_FIELD``) and ``result`` (``seatN_return``);
+    a seat a smaller table did not have (its first field empty) is left out."""
+    parts = []
+    seat = 0
+    while f"seat{seat}_{fields[0]}" in df.columns:
+        cols = [*keep, *(f"seat{seat}_{f}" for f in fields), f"seat{seat}_return"]
+        part = df[df[cols[len(keep)]].notna()][cols]
+        part.columns = pd.Index([*keep, *fields, "result"])
+        parts.append(part)
+        seat += 1
+    return pd.concat(parts, ignore_index=True)
+
+
+def seat_report(
+    df: pd.DataFrame, title: str, fields: Sequence[str], by: tuple[str, str], rank: tuple[str, str]
+) -> str:
+    """The report of a many-seat game: win rate by player count and ``by[0]`` (a table,
+    captioned ``by[1]``), win rate per ``rank[0]`` best first (captioned ``rank[1]``),
+    and how the games ended per player count (``end_rule``)."""
+    rows = seat_rows(df, fields).assign(win=lambda d: d["result"] > 0)
+    table = rows.pivot_table(index="players", columns=by[0], values="win", aggfunc="mean")
+    ranked = (
+        rows.groupby(rank[0])["win"].agg(["mean", "count"]).sort_values("mean", ascending=False)
+    )
+    ends = df.groupby("players")["end_rule"].value_counts().unstack(fill_value=0)
+    pct = table.map(lambda v: "" if pd.isna(v) else f"{v:.0%}")
+    ranked = ranked.rename(columns={"mean": "win rate", "count": "seats"})
+    return "\n".join(
+        [
+            f"{title} · {len(df)} matches",
+            "",
+            by[1],
+            pct.to_string(),
+            "",
+            rank[1],
+            ranked.to_string(formatters={"win rate": "{:.0%}".format}),
+            "",
+            "how games ended:",
+            ends.to_string(),
+        ]
+    )
+
+
 def report_text(df: pd.DataFrame) -> str:
     """The kit's plain-text report: win rates per seat, agent and setup, first-seat edge,
     match length."""
@@ -150,8 +197,10 @@ def report_main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"throne report: {exc}", file=sys.stderr)
         return 1
-    own = getattr(game.hook("cli"), "report_text", None)
-    print(own(df, args.top) if own is not None else report_text(df))
+    from throne_lib.kit.cli import cli_hooks
+
+    own = cli_hooks(game).report_text(df, args.top)
+    print(own if own is not None else report_text(df))
     return 0
 
 

@@ -30,8 +30,8 @@ from types import TracebackType
 from typing import Any, Protocol, TextIO
 
 from throne_lib.kit import registry
-from throne_lib.kit.protocol import GameMatch, IllegalAction
-from throne_lib.kit.textfile import TextFileError, read_text, text_lines
+from throne_lib.kit.protocol import GameMatch, IllegalAction, check_identity
+from throne_lib.kit.textfile import TextFileError, read_text, text_lines, write_atomic
 
 FORMAT = "throne-log"
 VERSION = 1
@@ -134,9 +134,9 @@ class LogResult:
         return {"result": {"winner": self.winner, "reason": self.reason, "round": self.round}}
 
     @classmethod
-    def of(cls, match: Any, game: str = LEGACY_GAME) -> LogResult:
-        """The result line of a finished ``match`` of ``game``."""
-        return codec(game).result(match)
+    def of(cls, match: Any, game: str | None = None) -> LogResult:
+        """The result line of a finished ``match`` of ``game`` (default: the match's)."""
+        return codec(game or game_of(match)).result(match)
 
 
 @dataclass(frozen=True)
@@ -290,8 +290,10 @@ def codec(game: str) -> LogCodec:
 
 
 def game_of(match: Any) -> str:
-    """The registry name of ``match``'s game (its ``game`` attribute, else Throne)."""
-    return str(getattr(match, "game", LEGACY_GAME))
+    """The registry name of ``match``'s game (its ``game`` attribute);
+    :class:`~throne_lib.kit.protocol.ContractError` when it lacks what a log needs."""
+    check_identity(match)
+    return str(match.game)
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -360,9 +362,8 @@ def log_lines(match: Any, agents: Sequence[AgentInfo] = ()) -> list[dict[str, An
 def write_log(match: Any, path: str | Path, agents: Sequence[AgentInfo] = ()) -> Path:
     """Write ``match``'s log (from its history) to ``path``."""
     p = Path(path)
-    with p.open("w", encoding="utf-8") as f:
-        for line in log_lines(match, agents):
-            f.write(_dumps(line) + "\n")
+    text = "".join(_dumps(line) + "\n" for line in log_lines(match, agents))
+    write_atomic(p, text)  # a match that cannot be logged leaves no file behind
     return p
 
 
@@ -375,13 +376,16 @@ class MatchRecorder:
         self.match = match
         self.game = game_of(match)
         self.codec = codec(self.game)
+        # the header line before any file opens: a match that cannot be logged leaves none
+        header = _dumps(header_dict(self.game, header_of(match, agents)))
         self._own = isinstance(out, str | Path)
         if isinstance(out, str | Path):
             self._out: TextIO = Path(out).open("w", encoding="utf-8")  # noqa: SIM115
         else:
             self._out = out
         self._result_written = False
-        self._write(header_dict(self.game, header_of(match, agents)))
+        self._out.write(header + "\n")
+        self._out.flush()
         if self.codec.history(match):  # catch up: the records of the actions already played
             for line in log_lines(match)[1:]:
                 if "result" not in line:

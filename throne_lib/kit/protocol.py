@@ -15,6 +15,11 @@ protocol; they never import a game.
   plays out instead of the true hidden state.
 - The match owns its RNG (``random.Random(seed)``) and copies it with the state, so the
   same (card table, setup, seed, actions) replays to the same states and hashes.
+- The match names its game and keeps what rebuilds it (:data:`IDENTITY`): ``game`` (its
+  registry name), ``seed``, ``setups`` (one per seat, as given) and ``history`` (the
+  actions applied, oldest first). Logs, the simulator and the command line read them;
+  ``Game.new`` checks them and raises :class:`ContractError` naming what is missing.
+  ``options`` (JSON-able match options) is read by the kit's default log codec when present.
 """
 
 from __future__ import annotations
@@ -55,6 +60,31 @@ def check_seat(seat: object, num_seats: int, game: str = "") -> int:
     return index
 
 
+class ContractError(TypeError):
+    """A game's match breaks the kit protocol (e.g. lacks an attribute of :data:`IDENTITY`)."""
+
+
+#: What a match keeps so that a log can rebuild it (see the module's docstring).
+IDENTITY = ("game", "seed", "setups", "history")
+
+
+def check_identity(match: object, game: str | None = None) -> None:
+    """Raise :class:`ContractError` when ``match`` lacks an attribute of :data:`IDENTITY`
+    or (given ``game``) names another game."""
+    missing = [name for name in IDENTITY if not hasattr(match, name)]
+    kind = type(match).__name__
+    if missing:
+        where = f"{game}'s " if game else ""
+        raise ContractError(
+            f"{where}match ({kind}) has no {', '.join(missing)}: a match names its game "
+            '(e.g. game = "NAME" on the class) and keeps seed, setups and history '
+            "(docs/kit.md, 'The match')"
+        )
+    named = getattr(match, "game")  # noqa: B009 - checked above, any object
+    if not isinstance(named, str) or (game is not None and named != game):
+        raise ContractError(f"match ({kind}) says its game is {named!r}, registered as {game!r}")
+
+
 @runtime_checkable
 class ActionLike(Protocol):
     """A game's action: a small frozen (hashable) value with a text and a dict form."""
@@ -74,6 +104,24 @@ class EventLike(Protocol):
 @runtime_checkable
 class GameMatch(Protocol):
     """One match of any game of the kit."""
+
+    @property
+    def game(self) -> str:
+        """The registry name of the match's game (a class attribute is enough)."""
+        ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def setups(self) -> Sequence[Any]:
+        """One setup per seat, as ``Game.new`` was given them."""
+        ...
+
+    @property
+    def history(self) -> Sequence[Any]:
+        """The actions applied so far, oldest first."""
+        ...
 
     @property
     def num_seats(self) -> int: ...

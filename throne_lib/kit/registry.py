@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.protocol import GameMatch
+from throne_lib.kit.protocol import GameMatch, check_identity
 
 #: Packages whose subpackages are games; each is imported on the first lookup.
 GAME_PACKAGES: list[str] = ["throne_lib.games"]
@@ -53,12 +53,17 @@ class Game:
     ``new_match(setups, seed, options)`` builds a match: ``setups`` holds one entry per
     seat (whatever the game's setup objects are: Throne's ``SideSetup``, a role, a
     name), ``options`` the game's parameters (e.g. ``{"rules": Rules(...)}``); its
-    length decides the number of seats and must lie in ``seats``. ``resolve_setup``
-    turns one command-line word (a deck file, a general, a race …) into a setup;
-    ``default_setups(n)`` gives setups for ``n`` seats. ``agents`` maps the game's own
+    length decides the number of seats and must lie in ``seats``.
+    ``default_setups(n)`` gives setups for ``n`` seats; ``resolve_setup`` turns one
+    command-line word into a setup. ``agents`` maps the game's own
     agent names to factories ``(seed, **params) -> agent`` (the kit adds ``random`` and
-    ``search`` for every game). ``renderer`` and ``controller`` are "module:attribute"
-    strings imported lazily by the UI shell, so registering never imports a UI library.
+    ``search`` for every game). The hooks (``log_codec``, ``sim_hooks``, ``review``,
+    ``cli``, ``balance``) may be "module:attr" strings, imported on first use, so
+    registering imports no UI, pandas or command-line code.
+
+    The match ``new_match`` returns names its game and keeps what rebuilds it
+    (:data:`throne_lib.kit.protocol.IDENTITY`: ``game``, ``seed``, ``setups``,
+    ``history``); :meth:`new` checks it (:class:`~throne_lib.kit.protocol.ContractError`).
     """
 
     name: str  # command-line name: "throne"
@@ -70,13 +75,13 @@ class Game:
     new_match: NewMatch
     card_tables: tuple[Path, ...] = ()
     default_setups: Callable[[int], list[Any]] | None = None
+    # one command-line word (a deck file, a general, a race …) -> a setup: the kit's
+    # ``throne play --setups A,B`` and benchmarks/soak.py's varied setups read it
     resolve_setup: Callable[[str], Any] | None = None
     seat_names: tuple[str, ...] = ()  # e.g. ("blue", "red"); default "seat0", "seat1" …
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     default_agent: str = "random"
     dashboards: tuple[Dashboard, ...] = ()
-    renderer: str = ""  # "module:attr" of the board renderer (UI shell hook)
-    controller: str = ""  # "module:attr" of the play controller / widget factory
     rulebook: str = ""  # file name of the rulebook under the shared specs, e.g. "RULES.md"
     log_codec: Any = None  # a kit.log.LogCodec or "module:attr"; None: kit.log.SimpleCodec
     sim_hooks: Any = None  # a kit.sim.SimHooks or "module:attr"; None: the kit's rows only
@@ -85,7 +90,7 @@ class Game:
     # the other tables of ``card_tables``: file name -> (text, file name) -> table; a bad
     # table raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load them all)
     table_parsers: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
-    cli: Any = None  # the game's command hooks or "module:attr" (see throne_lib/cli.py)
+    cli: Any = None  # a kit.cli.CliHooks or "module:attr"; None: the kit's commands only
     # ``throne balance … --game NAME``: the game's kit.balance_cli.BalanceHooks (or
     # "module:attr"), which build its kit.balance.BalanceGame adapter; None: no balance assistant
     balance: Any = None
@@ -112,7 +117,9 @@ class Game:
                 raise ValueError(f"{self.name} needs explicit setups")
             setups = self.default_setups(self.seats[0])
         self.check_seats(len(setups))
-        return self.new_match(list(setups), seed, options)
+        match = self.new_match(list(setups), seed, options)
+        check_identity(match, self.name)
+        return match
 
 
 def load(ref: Any) -> Any:

@@ -30,9 +30,9 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import pandas as pd
 from tqdm.auto import tqdm  # type: ignore[import-untyped]
@@ -70,9 +70,20 @@ class MatchSpec:
         return dict(self.params[seat]) if seat < len(self.params) else {}
 
 
+@runtime_checkable
 class SimHooks(Protocol):
-    """What a game may add to the simulator (``Game.sim_hooks``): its own result row,
-    fed with the events of every action, and its own command-line options."""
+    """What a game adds to the simulator (``Game.sim_hooks``): columns of its own in the
+    result row (fed with the events of every action), options of its own. Subclass
+    :class:`KitSimHooks` and override what you need.
+
+    With ``seat_options = True`` (the default) the kit keeps its own options — ``--seats``
+    (alias ``--players``), ``--agent``, ``--rotate`` — and builds the specs from them,
+    asking the game only for ``setups(args, seats)`` and ``options(args)``; the game's
+    ``add_arguments`` adds options beside them (and may ``set_defaults(seats=5)``). A game
+    whose matches are not "N seats of one agent" (Throne: decks per side, round robins)
+    sets it False and builds every spec itself in ``specs``."""
+
+    seat_options: bool
 
     def start(self, spec: MatchSpec, match: Any) -> Any:
         """Per-match tracking state, created after setup."""
@@ -81,12 +92,67 @@ class SimHooks(Protocol):
     def step(self, state: Any, match: Any, events: Sequence[Any]) -> None: ...
 
     def row(self, spec: MatchSpec, match: Any, state: Any, base: dict[str, Any]) -> dict[str, Any]:
-        """The result row (``base`` is the kit's row)."""
+        """The result row (``base`` is the kit's row; return it with columns added)."""
         ...
 
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the game's own options (after the kit's)."""
+        ...
 
-    def specs(self, args: argparse.Namespace, table: Any) -> list[MatchSpec]: ...
+    def setups(self, args: argparse.Namespace, seats: int) -> Sequence[Any] | None:
+        """The setups of ``seats`` seats; None: the game's ``default_setups``."""
+        ...
+
+    def options(self, args: argparse.Namespace) -> dict[str, Any]:
+        """The match options the game's own arguments ask for."""
+        ...
+
+    def specs(self, args: argparse.Namespace, table: Any) -> list[MatchSpec] | None:
+        """Every spec, for a game without seat options; None: the kit builds them."""
+        ...
+
+
+class KitSimHooks:
+    """Every hook of :class:`SimHooks` with the kit's behaviour: subclass, override some."""
+
+    seat_options: bool = True
+
+    def start(self, spec: MatchSpec, match: Any) -> Any:
+        return None
+
+    def step(self, state: Any, match: Any, events: Sequence[Any]) -> None:
+        return None
+
+    def row(self, spec: MatchSpec, match: Any, state: Any, base: dict[str, Any]) -> dict[str, Any]:
+        return base
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        return None
+
+    def setups(self, args: argparse.Namespace, seats: int) -> Sequence[Any] | None:
+        return None
+
+    def options(self, args: argparse.Namespace) -> dict[str, Any]:
+        return {}
+
+    def specs(self, args: argparse.Namespace, table: Any) -> list[MatchSpec] | None:
+        return None
+
+
+KIT_SIM = KitSimHooks()
+
+
+def sim_hooks(game: registry.Game) -> SimHooks:
+    """``game``'s simulator hooks, or the kit's; TypeError when they miss a hook."""
+    hooks = game.hook("sim_hooks")
+    if hooks is None:
+        return KIT_SIM
+    if not isinstance(hooks, SimHooks):
+        raise TypeError(
+            f"{game.name}: Game.sim_hooks is a {type(hooks).__name__}, not a SimHooks; "
+            "subclass throne_lib.kit.sim.KitSimHooks"
+        )
+    return hooks
 
 
 @dataclass(frozen=True)
@@ -152,20 +218,16 @@ def play_spec(spec: MatchSpec, table: Any = None) -> tuple[Any, dict[str, Any]]:
         make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
         for seat, name in enumerate(spec.agents)
     ]
-    hooks: SimHooks | None = game.hook("sim_hooks")
-    state = hooks.start(spec, match) if hooks is not None else None
+    hooks = sim_hooks(game)
+    state = hooks.start(spec, match)
     for _ in range(MAX_ACTIONS):
         if match.is_over:
             break
         events = match.apply(agents[match.current_seat].choose(match))
-        if hooks is not None:
-            hooks.step(state, match, events)
+        hooks.step(state, match, events)
     else:
         raise RuntimeError(f"match {spec.index} did not end within {MAX_ACTIONS} actions")
-    row = base_row(game, spec, match)
-    if hooks is not None:
-        row = hooks.row(spec, match, state, row)
-    return match, row
+    return match, hooks.row(spec, match, state, base_row(game, spec, match))
 
 
 def run_batch(batch: Batch) -> list[dict[str, Any]]:
@@ -354,27 +416,35 @@ def build_parser(game: registry.Game) -> argparse.ArgumentParser:
     p.add_argument("--logs", default=None, help="directory for the match logs (JSONL)")
     p.add_argument("--cards", default=None, help="card table (default: the game's)")
     p.add_argument("--no-progress", action="store_true")
-    hooks: SimHooks | None = game.hook("sim_hooks")
-    if hooks is not None:
-        hooks.add_arguments(p)
-    else:
+    hooks = sim_hooks(game)
+    if hooks.seat_options:
+        lo, hi = game.seats
         names = agent_names(game.name)
-        p.add_argument("--seats", type=int, default=game.seats[0], help="number of seats")
+        p.add_argument("--seats", "--players", dest="seats", type=int, default=lo,
+                       help=f"number of seats, {lo}-{hi} (default %(default)s)")  # fmt: skip
         p.add_argument("--agent", default=game.default_agent, choices=names, help="every seat's")
         p.add_argument("--rotate", action="store_true", help="rotate seats every match")
+    hooks.add_arguments(p)
     return p
 
 
 def specs_from_args(game: registry.Game, args: argparse.Namespace, table: Any) -> list[MatchSpec]:
-    hooks: SimHooks | None = game.hook("sim_hooks")
-    if hooks is not None:
-        return hooks.specs(args, table)
-    if game.default_setups is None:
-        raise ValueError(f"{game.name} registers no default setups to simulate")
+    """The specs ``throne simulate`` runs: the game's own (``SimHooks.specs``), or
+    ``--matches`` matches of ``--seats`` seats of ``--agent``, the game's setups and options."""
+    hooks = sim_hooks(game)
+    own = hooks.specs(args, table)
+    if own is not None:
+        return own
     game.check_seats(args.seats)
-    setups = game.default_setups(args.seats)
+    setups = hooks.setups(args, args.seats)
+    if setups is None:
+        if game.default_setups is None:
+            raise ValueError(f"{game.name} registers no default setups to simulate")
+        setups = game.default_setups(args.seats)
     agents = [args.agent] * args.seats
-    return seat_specs(game.name, setups, agents, args.matches, args.seed, args.rotate)
+    specs = seat_specs(game.name, setups, agents, args.matches, args.seed, args.rotate)
+    opts = tuple(hooks.options(args).items())
+    return [replace(s, options=opts) for s in specs] if opts else specs
 
 
 def simulate_main(argv: Sequence[str] | None = None) -> int:

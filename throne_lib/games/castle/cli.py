@@ -7,15 +7,17 @@ import argparse
 
 import pandas as pd
 
+from throne_lib.kit.cli import KitCliHooks
 
-class CastleCli:
+#: players when ``--players`` is not given (the rulebook's usual table)
+DEFAULT_PLAYERS = 5
+
+
+class CastleCli(KitCliHooks):
     def add_play_arguments(self, play: argparse.ArgumentParser) -> None:
-        play.add_argument("--players", "--seats", dest="seats", type=int, default=5,
-                          help="number of players, 3–8 (default 5)")  # fmt: skip
-        play.add_argument("--agents", default="", help="comma-separated agent per seat "
-                          "(default: scripted everywhere)")  # fmt: skip
+        play.set_defaults(seats=DEFAULT_PLAYERS)  # the kit adds --seats/--players, --agents
 
-    def report_text(self, df: pd.DataFrame, top: int = 15) -> str:
+    def report_text(self, df: pd.DataFrame, top: int = 15) -> str | None:
         from throne_lib.games.castle.report import report_text
 
         return report_text(df)

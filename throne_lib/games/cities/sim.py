@@ -7,17 +7,20 @@ starting city."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
-from throne_lib.kit.sim import MatchSpec, seat_specs
+from throne_lib.kit.analytics import seat_report, seat_rows
+from throne_lib.kit.cli import KitCliHooks
+from throne_lib.kit.sim import KitSimHooks, MatchSpec
+
+#: players when ``--players`` is not given
+DEFAULT_PLAYERS = 4
 
 
 def _teams(args: argparse.Namespace) -> list[str]:
-    n = int(args.players)
+    n = int(args.seats)
     if getattr(args, "teams", ""):
         labels = [t.strip() for t in str(args.teams).split(",")]
         if len(labels) != n:
@@ -26,6 +29,11 @@ def _teams(args: argparse.Namespace) -> list[str]:
             raise ValueError("--teams needs at least two teams (CW-SETUP-2)")
         return labels
     return [f"t{i}" for i in range(n)]
+
+
+def _teams_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--teams", default="", help="team label per seat, e.g. a,b,a,b "
+                        "(default: everyone alone)")  # fmt: skip
 
 
 def _deck_mode_argument(parser: argparse.ArgumentParser) -> None:
@@ -41,13 +49,7 @@ def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
     return {} if mode == "personal" else {"rules": (("deck_mode", mode),)}
 
 
-class CitiesSimHooks:
-    def start(self, spec: MatchSpec, match: Any) -> None:
-        return None
-
-    def step(self, state: Any, match: Any, events: Sequence[Any]) -> None:
-        return None
-
+class CitiesSimHooks(KitSimHooks):
     def row(self, spec: MatchSpec, match: Any, state: Any, base: dict[str, Any]) -> dict[str, Any]:
         s = match.state
         w = s.mode.war
@@ -65,81 +67,44 @@ class CitiesSimHooks:
         return row
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        from throne_lib.kit.agents import agent_names
-
-        parser.add_argument("--players", "--seats", dest="players", type=int, default=4,
-                            help="number of players, 3–8 (default 4)")  # fmt: skip
-        parser.add_argument("--teams", default="", help="team label per seat, e.g. a,b,a,b "
-                            "(default: everyone alone)")  # fmt: skip
-        parser.add_argument("--agent", default="scripted", choices=agent_names("cities"))
-        parser.add_argument("--rotate", action="store_true", help="rotate seats every match")
+        parser.set_defaults(seats=DEFAULT_PLAYERS)  # the kit adds --seats/--players, --agent
+        _teams_argument(parser)
         _deck_mode_argument(parser)
 
-    def specs(self, args: argparse.Namespace, table: Any) -> list[MatchSpec]:
-        from throne_lib.kit.registry import get
+    def setups(self, args: argparse.Namespace, seats: int) -> list[str]:
+        return _teams(args)
 
-        get("cities").check_seats(args.players)
-        setups = _teams(args)
-        agents = [args.agent] * args.players
-        specs = seat_specs("cities", setups, agents, args.matches, args.seed, args.rotate)
-        opts = _rule_options(args)
-        return [replace(s, options=tuple(opts.items())) for s in specs] if opts else specs
+    def options(self, args: argparse.Namespace) -> dict[str, Any]:
+        return _rule_options(args)
+
+
+FIELDS = ("team_size", "start_city")
 
 
 def long_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per seat of each match: players, team size, starting city, result."""
-    parts = []
-    for seat in range(8):
-        col = f"seat{seat}_team_size"
-        if col not in df.columns:
-            break
-        part = df[df[col].notna()][["match", "players", "end_rule", col,
-                                    f"seat{seat}_start_city", f"seat{seat}_return"]]  # fmt: skip
-        part.columns = ["match", "players", "end_rule", "team_size", "start_city", "result"]
-        parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+    return seat_rows(df, FIELDS)
 
 
 def report_text(df: pd.DataFrame) -> str:
-    rows = long_rows(df).assign(win=lambda d: d["result"] > 0)
-    by_size = rows.pivot_table(index="players", columns="team_size", values="win", aggfunc="mean")
-    by_city = (
-        rows.groupby("start_city")["win"]
-        .agg(["mean", "count"])
-        .sort_values("mean", ascending=False)
-    )
-    ends = df.groupby("players")["end_rule"].value_counts().unstack(fill_value=0)
-    pct = by_size.map(lambda v: "" if pd.isna(v) else f"{v:.0%}")
-    return "\n".join(
-        [
-            f"城池战 · {len(df)} matches",
-            "",
-            "win rate by team size (columns) and players (rows):",
-            pct.to_string(),
-            "",
-            "win rate by starting city:",
-            by_city.rename(columns={"mean": "win rate", "count": "seats"}).to_string(
-                formatters={"win rate": "{:.0%}".format}
-            ),
-            "",
-            "how games ended:",
-            ends.to_string(),
-        ]
+    return seat_report(
+        df,
+        "城池战",
+        FIELDS,
+        ("team_size", "win rate by team size (columns) and players (rows):"),
+        ("start_city", "win rate by starting city:"),
     )
 
 
-class CitiesCli:
+class CitiesCli(KitCliHooks):
     def add_play_arguments(self, play: argparse.ArgumentParser) -> None:
-        play.add_argument("--players", "--seats", dest="seats", type=int, default=4,
-                          help="number of players, 3–8 (default 4)")  # fmt: skip
-        play.add_argument("--agents", default="", help="comma-separated agent per seat "
-                          "(default: scripted everywhere)")  # fmt: skip
+        play.set_defaults(seats=DEFAULT_PLAYERS)  # the kit adds --seats/--players, --agents
         _deck_mode_argument(play)
 
     def play_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return _rule_options(args)
 
-    def report_text(self, df: pd.DataFrame, top: int = 15) -> str:
+    def report_text(self, df: pd.DataFrame, top: int = 15) -> str | None:
         return report_text(df)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from throne_lib.games.pin.hexes import SIDE_NAMES
+from throne_lib.kit.cli import KitCliHooks
 
 
 def _db(args: argparse.Namespace) -> Any:
@@ -67,12 +68,17 @@ def summary(match: Any) -> list[str]:
     ]
 
 
-class PinCli:
-    """The hooks the kit's CLI looks up on ``Game.cli``."""
+class PinCli(KitCliHooks):
+    """PIN's command hooks (``Game.cli``): deck and card-table checks, the match summary."""
 
-    deck_check = staticmethod(deck_check)
-    cards_check = staticmethod(cards_check)
-    summary = staticmethod(summary)
+    def deck_check(self, args: argparse.Namespace) -> int | None:
+        return deck_check(args)
+
+    def cards_check(self, args: argparse.Namespace) -> int | None:
+        return cards_check(args)
+
+    def summary(self, match: Any) -> list[str] | None:
+        return summary(match)
 
 
 CLI = PinCli()

@@ -175,7 +175,6 @@ GAME = Game(
             "Deck and first-seat win rates: the fewest card changes that even them out.",
         ),
     ),
-    controller="throne_lib.games.pin.ui.widget:pin_app",
     parse_table=parse_table,
     cli="throne_lib.games.pin.cli:CLI",
     balance="throne_lib.games.pin.balance:BALANCE",

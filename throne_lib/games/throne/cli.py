@@ -22,7 +22,7 @@ from throne_lib.games.throne.decks import DeckError, load_deck, signature_deck, 
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.kit.agents import make_agent
-from throne_lib.kit.cli import CliError
+from throne_lib.kit.cli import CliError, KitCliHooks
 from throne_lib.kit.log import AgentInfo, LogResult, MatchRecorder
 
 
@@ -152,8 +152,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-class ThroneCli:
-    """The command-line hooks of Throne & Phalanx (``Game.cli`` in the registry)."""
+class ThroneCli(KitCliHooks):
+    """The command-line hooks of Throne & Phalanx (``Game.cli`` in the registry): a deck
+    and an agent per side instead of the kit's ``--seats``/``--agents``."""
+
+    seat_options = False
 
     def add_play_arguments(self, play: argparse.ArgumentParser) -> None:
         play.add_argument("--blue", default="random", help="blue's agent (default: random)")

@@ -122,6 +122,7 @@ class Match:
     :meth:`touch` afterwards.
     """
 
+    game = "throne"  # the registry name (logs, the simulator and the CLI read it)
     num_seats = 2
 
     def __init__(self, eng: Engine, seed: int, setups: tuple[SideSetup, SideSetup]) -> None:

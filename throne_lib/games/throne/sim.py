@@ -21,7 +21,7 @@ from throne_lib.games.throne.decks import resolve_setup, signature_deck
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.kit.agents import agent_names
-from throne_lib.kit.sim import MatchSpec
+from throne_lib.kit.sim import KitSimHooks, MatchSpec
 
 STATS = ("mana_spent", "mana_available", "cards_played", "cards_drawn", "summons")
 GAME = "throne"
@@ -141,8 +141,11 @@ class Tracking:
     lead_changes: int = 0
 
 
-class ThroneSimHooks:
-    """The :class:`throne_lib.kit.sim.SimHooks` of Throne & Phalanx."""
+class ThroneSimHooks(KitSimHooks):
+    """The :class:`throne_lib.kit.sim.SimHooks` of Throne & Phalanx: a deck and an agent
+    per side, or a round robin of the generals, instead of the kit's seat options."""
+
+    seat_options = False
 
     def start(self, spec: MatchSpec, match: Match) -> Tracking:
         t = Tracking()
