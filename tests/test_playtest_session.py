@@ -18,7 +18,7 @@ import pytest
 from throne_lib.kit import registry
 from throne_lib.kit.log import read_log, replay
 from throne_lib.kit.playtest import manage
-from throne_lib.kit.playtest.session import PlaytestError, PlaytestSession
+from throne_lib.kit.playtest.session import LEASE_TTL, PlaytestError, PlaytestSession
 from throne_lib.kit.playtest.store import SPECTATOR, SqliteStore
 
 
@@ -192,7 +192,10 @@ def kill_runs(path: Path, pid: str, tokens: dict[int, str], kills: int, seed: in
     for k in range(kills):
         p = ctx.Process(target=_victim, args=(str(path), pid, tokens, seed * 1000 + k))
         p.start()
-        time.sleep(rng.uniform(0.05, 0.25))
+        before, deadline = st.count(pid), time.monotonic() + 30
+        while st.count(pid) == before and time.monotonic() < deadline:
+            time.sleep(0.01)  # it is playing: now kill it at a random moment
+        time.sleep(rng.uniform(0.0, 0.1))
         assert p.pid is not None
         os.kill(p.pid, signal.SIGKILL)
         p.join()
@@ -208,6 +211,7 @@ def test_a_kernel_killed_mid_action_loses_and_doubles_nothing(tmp_path: Path) ->
     assert counts == sorted(counts) and counts[-1] > 0
     page = PlaytestSession(st, pid, c.tokens[0])  # the playtest goes on from where it was
     assert page.seq == counts[-1]
+    time.sleep(LEASE_TTL)  # the killed page's AI lease runs out; these pages take over
     play_all([page, *(PlaytestSession(st, pid, c.tokens[s]) for s in (1, 2))], random.Random(2))
     out = manage.export(st, pid, tmp_path / "k.jsonl")
     assert replay(out, check=True).is_over

@@ -41,6 +41,7 @@ from throne_lib.kit.protocol import IllegalAction
 
 LEASE_TTL = 3.0  # seconds an AI lease lasts without renewal (the page polls far faster)
 SEEN_EVERY = 1.0  # seconds between a page's presence updates
+LEASE_EVERY = 1.0  # seconds between a page's tries to take or renew the lease
 
 
 class PlaytestError(Exception):
@@ -101,6 +102,7 @@ class PlaytestSession:
         self.last_action_at = pt.created
         self.holds_lease = False
         self._seen_at = 0.0
+        self._leased_at = 0.0
         self.closed = False
         self.sync()
 
@@ -231,7 +233,9 @@ class PlaytestSession:
             if self.holds_lease:
                 self.release()
             return moved
-        self.holds_lease = self.store.lease(self.pid, self.holder, LEASE_TTL)
+        if t - self._leased_at >= LEASE_EVERY:  # a write: not at every poll
+            self.holds_lease = self.store.lease(self.pid, self.holder, LEASE_TTL)
+            self._leased_at = t
         if self.holds_lease and t - self.last_action_at >= self.playtest.think:
             moved = self.ai_step() or moved
         return moved

@@ -37,7 +37,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 SPECTATOR = -1  # the seat number of the spectator link
-DEFAULT_DIR = Path("playtests")
+# the repository's playtests/ (gitignored): the same folder for the command line (run at
+# the root) and for the dashboards' kernels (run in notebooks/)
+DEFAULT_DIR = Path(__file__).resolve().parents[3] / "playtests"
 DEFAULT_FILE = "playtests.sqlite"
 SCHEMA_VERSION = 1
 
@@ -422,8 +424,8 @@ class SqliteStore:
 
 
 def open_store(path: str | Path | None = None) -> SqliteStore:
-    """The store at ``path`` (a file or a folder), default ``playtests/playtests.sqlite``
-    (``$THRONE_PLAYTESTS`` overrides the default)."""
+    """The store at ``path`` (a file or a folder), default the repository's
+    ``playtests/playtests.sqlite`` (``$THRONE_PLAYTESTS`` overrides the default)."""
     import os
 
     if path is None and os.environ.get("THRONE_PLAYTESTS"):

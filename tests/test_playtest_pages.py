@@ -1,0 +1,140 @@
+"""Playtest pages without a browser (throne_lib/kit/playtest/page.py and the castle
+dashboard joined to a seat): a link's query string, a refused link that shows nothing
+of the match, moves arriving by polling, and — the hidden-information proof — every
+byte the page would send to the browser (widget states and canvas commands) is the
+same when everything hidden from its seat is redrawn (``resample``)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+import pytest
+
+from throne_lib.games.castle.ui.playtest import CastlePlaytestApp, castle_page
+from throne_lib.kit.playtest import manage
+from throne_lib.kit.playtest.page import PlaytestPage, link_params
+from throne_lib.kit.playtest.session import PlaytestSession
+from throne_lib.kit.playtest.store import SPECTATOR, SqliteStore
+
+
+def setup(tmp_path: Path) -> tuple[SqliteStore, manage.Created]:
+    st = SqliteStore(tmp_path)
+    return st, manage.create(st, "castle", 5, 3, think=0.0, seed=11)
+
+
+def page(st: SqliteStore, c: manage.Created, seat: int) -> CastlePlaytestApp:
+    return CastlePlaytestApp(
+        PlaytestPage({"playtest": c.playtest.id, "token": c.tokens[seat]}, store=st)
+    )
+
+
+def test_link_params() -> None:
+    assert link_params("") is None
+    assert link_params("foo=1") is None
+    assert link_params("playtest=ab12&seat=2&token=x-y_z") == {
+        "playtest": "ab12",
+        "token": "x-y_z",
+        "seat": "2",
+    }
+    assert link_params("?playtest=ab12") == {"playtest": "ab12", "token": "", "seat": ""}
+
+
+def test_a_refused_link_shows_the_reason_and_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    st, c = setup(tmp_path)
+    pid = c.playtest.id
+    for query, why in [
+        (f"playtest={pid}&seat=0&token=wrong", "令牌不对"),
+        (f"playtest={pid}&seat=0", "缺少令牌"),
+        (f"playtest=nope&seat=0&token={c.tokens[0]}", "没有编号为 nope 的牌局"),
+    ]:
+        w = castle_page(store=st, query=query)
+        assert isinstance(w, W.HTML) and why in w.value and "无法加入牌局" in w.value
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "playtests.sqlite").write_bytes(b"garbage" * 999)
+    monkeypatch.setenv("THRONE_PLAYTESTS", str(tmp_path / "bad"))
+    p = PlaytestPage({"playtest": pid, "token": c.tokens[0]})
+    assert not p.ok and "damaged" in p.bar.value
+
+
+def test_moves_reach_the_other_pages_by_polling(tmp_path: Path) -> None:
+    st, c = setup(tmp_path)
+    apps = [page(st, c, s) for s in (0, SPECTATOR)]
+    others = [PlaytestSession(st, c.playtest.id, c.tokens[s]) for s in (1, 2)]
+    rng = random.Random(2)
+    for _ in range(5000):
+        if all(a.match.is_over for a in apps):
+            break
+        for o in others:
+            o.tick()
+            if o.my_turn():
+                o.submit(rng.choice(o.legal()))
+        for a in apps:
+            a.page.poll()
+            if a.my_turn():
+                a.press(rng.choice(a.legal()))
+    assert all(a.match.is_over for a in apps)
+    assert len({a.match.hash() for a in apps}) == 1
+    assert 'data-over="1"' in apps[1].status.value and "全部公开" in apps[1].status.value
+    assert "playtest-state" in apps[0].page.info.value
+    assert manage.export_lines(st, c.playtest.id)[-1].get("result")
+
+
+def sent(app: CastlePlaytestApp, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Everything the page sends: each widget's state (tree order, model ids blanked)
+    and every custom message (the canvas' drawing commands) while it redraws."""
+    out: list[Any] = []
+    monkeypatch.setattr(
+        W.Widget,
+        "send",
+        lambda self, content, buffers=None: out.append(
+            (content, [bytes(b) for b in buffers or []])
+        ),
+    )
+    app.canvas._canvas_manager._current_canvas = None
+    app.refresh()
+
+    def walk(w: Any) -> None:
+        state = w.get_state()
+        clean = {
+            k: ("ref" if isinstance(v, str) and v.startswith("IPY_MODEL_") else v)
+            for k, v in state.items()
+            if k not in ("children", "layout", "style", "_view_count")
+        }
+        out.append((type(w).__name__, repr(sorted(clean.items(), key=lambda kv: kv[0]))))
+        for child in getattr(w, "children", ()):
+            walk(child)
+
+    walk(app.widget)
+    return out
+
+
+def test_a_page_sends_nothing_that_depends_on_what_its_seat_cannot_see(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    st, c = setup(tmp_path)
+    drivers = [PlaytestSession(st, c.playtest.id, c.tokens[s]) for s in (0, 1, 2)]
+    rng = random.Random(4)
+    checked = 0
+    for step in range(150):
+        for d in drivers:
+            d.tick()
+            if d.my_turn():
+                d.submit(rng.choice(d.legal()))
+        if drivers[0].is_over:
+            break
+        if step % 30 != 7:
+            continue
+        for seat in (0, 2, SPECTATOR):
+            app = page(st, c, seat)
+            real = sent(app, monkeypatch)
+            truth = app.session.match
+            app.session.match = truth.resample(max(seat, 0), random.Random(step))
+            assert app.session.match.hash() != truth.hash()
+            assert sent(app, monkeypatch) == real
+            checked += 1
+    assert checked >= 9
