@@ -10,6 +10,7 @@
     throne [--game NAME] log FILE [--csv [OUT]]
     throne simulate [--game NAME] ... (see throne_lib.kit.sim)
     throne report [--game NAME] RESULTS.parquet
+    throne ladder --game NAME --agents a,b,c -n N (see throne_lib.kit.ladder)
     throne balance suggest [--game NAME] [targets, budget, freeze options] [--out FILE] [--apply N]
     throne balance apply RESULTS.parquet N [--game NAME]   (docs/balance.md)
     throne playtest new|list|show|export|note ...   (docs/playtests.md)
@@ -248,6 +249,7 @@ def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
     # `simulate` and `report` parse their own options (see _delegated); listed here for --help.
     sub.add_parser("simulate", help="run many seeded matches (process or Dask) -> Parquet")
     sub.add_parser("report", help="balance report of a simulate results file")
+    sub.add_parser("ladder", help="rate agents: round robin / paired seeds -> Elo, Parquet")
     sub.add_parser("tower", help="王座之塔: `throne tower simulate --runs N` (autopilot report)")
     sub.add_parser("balance", help="proposals of card changes that even out win rates")
     sub.add_parser("playtest", help="several people play one match from their own browsers")
@@ -261,6 +263,8 @@ def _delegated(command: str, rest: list[str]) -> int:
         from throne_lib.games.throne.tower.autopilot import tower_main as run
     elif command == "simulate":
         from throne_lib.kit.sim import simulate_main as run
+    elif command == "ladder":
+        from throne_lib.kit.ladder import ladder_main as run
     else:
         from throne_lib.kit.analytics import report_main as run
     try:
@@ -320,7 +324,7 @@ def _run(args_list: list[str], debug: bool) -> int:
 
         new_game = ["--game", known.game] if known.game and "new" in rest else []
         return playtest_main(rest[1:] + new_game)
-    if rest and rest[0] in ("simulate", "report", "tower"):
+    if rest and rest[0] in ("simulate", "report", "tower", "ladder"):
         game_args = ["--game", known.game] if known.game and rest[0] != "tower" else []
         return _delegated(rest[0], rest[1:] + game_args)
     try:

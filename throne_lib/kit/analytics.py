@@ -198,7 +198,11 @@ def report_main(argv: Sequence[str] | None = None) -> int:
         print(f"throne report: {exc}", file=sys.stderr)
         return 1
     from throne_lib.kit.cli import cli_hooks
+    from throne_lib.kit.ladder import is_ladder, ladder_text
 
+    if is_ladder(df):  # a `throne ladder` file: the ratings
+        print(ladder_text(df))
+        return 0
     own = cli_hooks(game).report_text(df, args.top)
     print(own if own is not None else report_text(df))
     return 0

@@ -1,0 +1,130 @@
+"""``throne ladder`` (issue 32 item 4): round robins with seats swapped on paired seeds,
+Bradley–Terry Elo with bootstrap intervals, and for multi-seat games the seat win rate
+against the reference's on the same seeds, per role. Played on the toy game of
+tests/test_kit_game.py so it stays fast."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.test_kit_game import GAME as TAKEAWAY
+from throne_lib.cli import main as throne_main
+from throne_lib.kit import registry
+from throne_lib.kit.ladder import (
+    Entrant,
+    bradley_terry,
+    focus_table,
+    ladder_specs,
+    pair_table,
+    parse_entrant,
+    run_ladder,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _toy_game() -> Iterator[None]:
+    registry.register(TAKEAWAY)
+    yield
+    registry.unregister(TAKEAWAY.name)
+
+
+def test_entrants_parse_name_and_parameters() -> None:
+    e = parse_entrant("ismcts:iterations=40:c=0.5:x=abc")
+    assert e == Entrant("ismcts:iterations=40:c=0.5:x=abc", "ismcts",
+                        (("iterations", 40), ("c", 0.5), ("x", "abc")))  # fmt: skip
+    with pytest.raises(ValueError, match="name:key=value"):
+        parse_entrant("ismcts:40")
+
+
+def test_bradley_terry_recovers_the_win_ratio() -> None:
+    """Two entrants: the strength ratio is the wins ratio (with the half-win prior); equal
+    records give equal strengths; a transitive record keeps its order."""
+    p = bradley_terry(np.array([[0.0, 30.0], [10.0, 0.0]]))
+    assert p[0] / p[1] == pytest.approx(30.5 / 10.5, rel=1e-6)
+    q = bradley_terry(np.array([[0.0, 5.0], [5.0, 0.0]]))
+    assert q[0] == pytest.approx(q[1])
+    r = bradley_terry(np.array([[0, 8, 9], [2, 0, 7], [1, 3, 0]], dtype=float))
+    assert r[0] > r[1] > r[2]
+
+
+def test_two_seat_specs_swap_seats_on_paired_seeds() -> None:
+    g = registry.get(TAKEAWAY.name)
+    es = [parse_entrant(x) for x in ("random", "search:iterations=4", "random:end_weight=1")]
+    specs = ladder_specs(g, es, n=3, seats=2, seed=10)
+    assert len(specs) == 3 * 3 * 2  # seeds x pairs x both seatings
+    for a, b in zip(specs[::2], specs[1::2], strict=True):
+        assert a.seed == b.seed and a.agents == b.agents[::-1] and a.params == b.params[::-1]
+    assert {s.seed for s in specs} == {10, 11, 12}
+
+
+def test_multi_seat_specs_rotate_the_focus_seat_against_a_baseline() -> None:
+    g = registry.get(TAKEAWAY.name)
+    es = [parse_entrant("random"), parse_entrant("search:iterations=4")]
+    specs = ladder_specs(g, es, n=4, seats=3, seed=0)
+    base = [s for s in specs if s.label == "base||"]
+    focus = [s for s in specs if s.label.startswith("focus|")]
+    assert len(base) == len(focus) == 4
+    for b, f in zip(base, focus, strict=True):
+        seat = int(f.label.split("|")[2])
+        assert seat == b.seed % 3 and f.seed == b.seed
+        assert f.agents[seat] == "search" and b.agents[seat] == "random"
+        assert all(f.agents[q] == "random" for q in range(3) if q != seat)
+        assert [f.agent_seed(q) for q in range(3)] == [b.agent_seed(q) for q in range(3)]
+
+
+def test_focus_table_is_the_paired_difference_per_role() -> None:
+    """Hand-made rows: the entrant's seat wins on seeds 1 and 2 where the baseline's lost
+    on seed 1; the advantage is (1 + 0 + 0 - 0) / 3 per seat role."""
+    rows = []
+    for seed, base_r, focus_r in ((1, -1.0, 1.0), (2, 1.0, 1.0), (3, -1.0, -1.0)):
+        common = {"seed": seed, "game": "x", "seat0_role": "lord"}
+        rows.append({**common, "ladder": "base||", "seat0_return": base_r, "seat1_return": 0.0})
+        rows.append({**common, "ladder": "focus|X|0", "seat0_return": focus_r, "seat1_return": 0.0})  # fmt: skip
+    t = focus_table(pd.DataFrame(rows))
+    allrow = t[t["role"] == "all"].iloc[0]
+    assert allrow["seeds"] == 3 and allrow["better"] == 1 and allrow["worse"] == 0
+    assert allrow["advantage"] == pytest.approx(1 / 3)
+    assert allrow["win_rate"] == pytest.approx(2 / 3)
+    assert allrow["reference_rate"] == pytest.approx(1 / 3)
+    assert set(t["role"]) == {"all", "lord"}
+
+
+def test_ladder_end_to_end_writes_parquet_that_report_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """The command plays the round robin, fits the ratings, writes Parquet, and
+    ``throne report`` prints the same ladder from the file."""
+    out = tmp_path / "ladder.parquet"
+    argv = ["ladder", "--game", TAKEAWAY.name, "--agents", "random,search:iterations=8",
+            "-n", "6", "--backend", "serial", "--seats", "2", "--out", str(out), "--no-progress"]  # fmt: skip
+    assert throne_main(argv) == 0
+    printed = capsys.readouterr().out
+    df = pd.read_parquet(out)
+    assert len(df) == 12 and set(df["ladder"].str.split("|").str[0]) == {"pair"}
+    table = pair_table(df)
+    assert list(table.columns[:4]) == ["agent", "matches", "score", "elo"]
+    row = table.set_index("agent").loc["random"]
+    assert row["elo"] == 0.0 and row["elo_low"] <= 0.0 <= row["elo_high"]
+    assert "Bradley–Terry" in printed
+    assert throne_main(["report", str(out)]) == 0
+    assert capsys.readouterr().out.strip() in printed
+
+
+def test_multi_seat_ladder_runs_on_every_backend_alike() -> None:
+    g = registry.get(TAKEAWAY.name)
+    es = [parse_entrant("random"), parse_entrant("search:iterations=6")]
+    specs = ladder_specs(g, es, n=6, seats=3, seed=3)
+    a = run_ladder(specs, backend="serial", progress=False)
+    b = run_ladder(specs, backend="process", workers=2, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+    t = focus_table(a)
+    assert t.loc[t["role"] == "all", "seeds"].iloc[0] == 6
+
+
+def test_a_bad_agent_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["ladder", "--game", TAKEAWAY.name, "--agents", "random", "-n", "1", "--backend", "serial"]  # fmt: skip
+    assert throne_main(argv) == 1
+    assert "at least two agents" in capsys.readouterr().err

@@ -1,0 +1,351 @@
+"""A rating ladder for any game: ``throne ladder --game NAME --agents a,b,c -n N``.
+
+Entrants are agent names with optional parameters, ``ismcts:iterations=100:rollout_actions=20``
+(the label is the whole token). Matches run through :func:`throne_lib.kit.sim.simulate`
+(processes, Dask or serial), so every worker plays the same specs and the same rows come
+back on every backend.
+
+* **Two seats** (Throne, PIN): a round robin — for every pair and every seed the pair
+  plays twice, seats swapped (paired seeds). A Bradley–Terry model is fitted to the
+  wins (a draw is half a win each; MM algorithm, Hunter 2004) and shown as Elo
+  (``400 log10`` of the strength ratio; the first entrant is 0). The 95% intervals
+  come from a seeded bootstrap over seeds (both games of a seed stay together).
+* **Three or more seats** (城堡之心, 城池战): the first entrant (or ``--reference``) is the
+  reference. For every seed one match is played by the reference in every seat (the
+  baseline) and, for every other entrant, one match in which it takes seat ``seed mod
+  N`` (seat rotation) and the reference keeps the others. The entrant is rated by how
+  often that seat wins against the same seat of the baseline on the same seed:
+  the difference in points with a 95% interval (paired), per role (the game's
+  ``{seat}_role`` or ``{seat}_team_size`` column, else the seat), and as a paired Elo
+  from the discordant seeds (entrant's seat won and the baseline's lost, or the reverse).
+
+Rows go to Parquet with a ``ladder`` column (``pair|A|B`` with A in seat 0;
+``base||`` or ``focus|X|seat``); ``throne report FILE`` prints the ladder from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from throne_lib.kit import registry
+from throne_lib.kit.analytics import Z95, wilson
+from throne_lib.kit.sim import MatchSpec, save_results, simulate
+
+BOOTSTRAP = 400
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """An agent of the ladder: its label (the command-line token), name and parameters."""
+
+    label: str
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+
+def _value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_entrant(token: str) -> Entrant:
+    """``name`` or ``name:key=value:key=value`` (values int, float or text)."""
+    name, *rest = token.strip().split(":")
+    params = []
+    for part in rest:
+        key, eq, val = part.partition("=")
+        if not eq or not key:
+            raise ValueError(f"agent {token!r}: expected name:key=value, got {part!r}")
+        params.append((key, _value(val)))
+    return Entrant(token.strip(), name, tuple(params))
+
+
+def ladder_specs(
+    game: registry.Game,
+    entrants: Sequence[Entrant],
+    n: int,
+    seats: int,
+    seed: int = 0,
+    setups: Sequence[Any] | None = None,
+) -> list[MatchSpec]:
+    """The matches of a ladder (see the module docstring); ``n`` seeds."""
+    if len({e.label for e in entrants}) != len(entrants):
+        raise ValueError("ladder: every entrant must be different")
+    if len(entrants) < 2:
+        raise ValueError("ladder: give at least two agents")
+    game.check_seats(seats)
+    if setups is None:
+        if game.default_setups is None:
+            raise ValueError(f"{game.name} registers no default setups")
+        setups = game.default_setups(seats)
+    su = tuple(setups)
+    out: list[MatchSpec] = []
+
+    def add(s: int, seat_entrants: Sequence[Entrant], label: str) -> None:
+        out.append(
+            MatchSpec(
+                len(out),
+                s,
+                su,
+                tuple(e.name for e in seat_entrants),
+                tuple(e.params for e in seat_entrants),
+                label=label,
+                game=game.name,
+            )
+        )
+
+    for i in range(n):
+        s = seed + i
+        if seats == 2:
+            for x in range(len(entrants)):
+                for y in range(x + 1, len(entrants)):
+                    a, b = entrants[x], entrants[y]
+                    add(s, (a, b), f"pair|{a.label}|{b.label}")
+                    add(s, (b, a), f"pair|{b.label}|{a.label}")
+        else:
+            ref = entrants[0]
+            add(s, [ref] * seats, "base||")
+            for e in entrants[1:]:
+                seat = i % seats
+                add(s, [e if q == seat else ref for q in range(seats)], f"focus|{e.label}|{seat}")
+    return out
+
+
+def run_ladder(specs: Sequence[MatchSpec], **sim: Any) -> pd.DataFrame:
+    """Play the specs (``sim``: :func:`simulate`'s options); rows with a ``ladder`` column."""
+    df = simulate(specs, **sim)
+    df["ladder"] = df["label"]
+    return df
+
+
+# --- ratings ----------------------------------------------------------------------------
+
+
+def bradley_terry(wins: np.ndarray, iters: int = 500) -> np.ndarray:
+    """Strengths (geometric mean 1) from ``wins[i, j]`` = i's wins over j (MM algorithm);
+    a small prior (half a win each way per pair) keeps an unbeaten entrant finite."""
+    k = wins.shape[0]
+    w = wins + 0.5 * (1 - np.eye(k))
+    games = w + w.T
+    p = np.ones(k)
+    for _ in range(iters):
+        denom = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        p_new = w.sum(axis=1) / denom
+        p_new /= math.exp(np.log(p_new).mean())
+        if np.allclose(p_new, p, rtol=1e-10, atol=0):
+            p = p_new
+            break
+        p = p_new
+    return p
+
+
+def seat_score(df: pd.DataFrame, seat: int) -> pd.Series:
+    """1 when ``seat`` won (its return > 0), 0.5 for a 2-seat draw, else 0."""
+    names = [c[: -len("_return")] for c in df.columns if c.endswith("_return")]
+    r = df[f"{names[seat]}_return"]
+    if len(names) == 2:
+        other = df[f"{names[1 - seat]}_return"]
+        return (r > other).astype(float) + 0.5 * (r == other)
+    return (r > 0).astype(float)
+
+
+def pair_table(df: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """Two-seat ladder: Elo per entrant with a bootstrap 95% interval, matches, score."""
+    rows = df[df["ladder"].str.startswith("pair|")].copy()
+    parts = rows["ladder"].str.split("|", expand=True)
+    rows["a"], rows["b"] = parts[1], parts[2]
+    rows["score_a"] = seat_score(rows, 0)
+    labels = list(dict.fromkeys([*rows["a"], *rows["b"]]))
+    index = {x: i for i, x in enumerate(labels)}
+
+    def fit(sample: pd.DataFrame) -> np.ndarray:
+        w = np.zeros((len(labels), len(labels)))
+        for a, b, s in zip(sample["a"], sample["b"], sample["score_a"], strict=True):
+            w[index[a], index[b]] += s
+            w[index[b], index[a]] += 1 - s
+        p = bradley_terry(w)
+        elo: np.ndarray = 400 * np.log10(p / p[0])
+        return elo
+
+    elo_all = fit(rows)
+    seeds = rows["seed"].unique()
+    by_seed = {s: g for s, g in rows.groupby("seed")}
+    rng = random.Random(seed)
+    boots = np.array(
+        [
+            fit(pd.concat([by_seed[s] for s in rng.choices(list(seeds), k=len(seeds))]))
+            for _ in range(BOOTSTRAP)
+        ]
+    )
+    out = []
+    for x, i in index.items():
+        mine = pd.concat(
+            [rows.loc[rows["a"] == x, "score_a"], 1 - rows.loc[rows["b"] == x, "score_a"]]
+        )
+        out.append(
+            {
+                "agent": x,
+                "matches": len(mine),
+                "score": float(mine.mean()),
+                "elo": float(elo_all[i]),
+                "elo_low": float(np.percentile(boots[:, i], 2.5)),
+                "elo_high": float(np.percentile(boots[:, i], 97.5)),
+            }
+        )
+    return pd.DataFrame(out).sort_values("elo", ascending=False).reset_index(drop=True)
+
+
+def pair_results(df: pd.DataFrame) -> pd.DataFrame:
+    """Two-seat ladder: each pair's score (seats swapped) with a Wilson interval."""
+    rows = df[df["ladder"].str.startswith("pair|")].copy()
+    parts = rows["ladder"].str.split("|", expand=True)
+    rows["a"], rows["b"] = parts[1], parts[2]
+    rows["score_a"] = seat_score(rows, 0)
+    out = []
+    labels = list(dict.fromkeys(rows["a"]))
+    for i, x in enumerate(labels):
+        for y in labels[i + 1 :]:
+            s = pd.concat(
+                [
+                    rows.loc[(rows["a"] == x) & (rows["b"] == y), "score_a"],
+                    1 - rows.loc[(rows["a"] == y) & (rows["b"] == x), "score_a"],
+                ]
+            )
+            lo, hi = wilson(float(s.sum()), len(s))
+            out.append({"agent": x, "opponent": y, "matches": len(s), "score": float(s.mean()),
+                        "ci_low": lo, "ci_high": hi})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def role_of(row: pd.Series, name: str) -> str:
+    """The seat's role in a row: the game's ``{seat}_role``, its team size, else the seat."""
+    if f"{name}_role" in row and pd.notna(row[f"{name}_role"]):
+        return str(row[f"{name}_role"])
+    if f"{name}_team_size" in row and pd.notna(row[f"{name}_team_size"]):
+        size = int(row[f"{name}_team_size"])
+        return "solo" if size == 1 else f"team of {size}"
+    return name
+
+
+def focus_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Multi-seat ladder: per entrant and role (and ``all``), the entrant's seat win rate,
+    the baseline's on the same seeds and seat, their difference with a paired 95%
+    interval, and the paired Elo from the discordant seeds."""
+    base = df[df["ladder"] == "base||"].set_index("seed")
+    focus = df[df["ladder"].str.startswith("focus|")]
+    names = [c[: -len("_return")] for c in df.columns if c.endswith("_return")]
+    recs = []
+    for _, row in focus.iterrows():
+        _, label, seat_text = str(row["ladder"]).split("|")
+        seat = int(seat_text)
+        name = names[seat]
+        if row["seed"] not in base.index:
+            continue
+        b = base.loc[row["seed"]]
+        recs.append(
+            {
+                "agent": label,
+                "role": role_of(row, name),
+                "win": float(row[f"{name}_return"] > 0),
+                "base": float(b[f"{name}_return"] > 0),
+            }
+        )
+    pairs = pd.DataFrame(recs)
+    if pairs.empty:
+        return pairs
+    out = []
+    groups = [(key, g) for key, g in pairs.groupby(["agent", "role"])]
+    groups += [((agent, "all"), g) for agent, g in pairs.groupby("agent")]
+    for (agent, role), g in groups:
+        n = len(g)
+        d = g["win"] - g["base"]
+        half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+        up, down = int((d > 0).sum()), int((d < 0).sum())
+        log_ratio = math.log((up + 0.5) / (down + 0.5))
+        se = math.sqrt(1 / (up + 0.5) + 1 / (down + 0.5))
+        k = 400 / math.log(10)
+        out.append({"agent": agent, "role": role, "seeds": n, "win_rate": g["win"].mean(),
+                    "reference_rate": g["base"].mean(), "advantage": d.mean(),
+                    "ci_low": d.mean() - half, "ci_high": d.mean() + half,
+                    "better": up, "worse": down, "elo": k * log_ratio,
+                    "elo_low": k * (log_ratio - Z95 * se), "elo_high": k * (log_ratio + Z95 * se)})  # fmt: skip
+    res = pd.DataFrame(out)
+    res["_all"] = res["role"] != "all"
+    return res.sort_values(["agent", "_all", "role"]).drop(columns="_all").reset_index(drop=True)
+
+
+def is_ladder(df: pd.DataFrame) -> bool:
+    return "ladder" in df.columns and len(df) > 0
+
+
+def ladder_text(df: pd.DataFrame) -> str:
+    """The ladder's plain-text report (``throne report`` of a ladder file)."""
+    f3 = "{:.3f}".format
+    game = str(df["game"].iloc[0]) if "game" in df else "?"
+    head = f"== ladder: {game}, {len(df)} matches, {df['seed'].nunique()} seeds =="
+    if df["ladder"].str.startswith("pair|").any():
+        parts = [head, "-- Bradley–Terry Elo (first entrant 0; 95% bootstrap over seeds) --",
+                 pair_table(df).to_string(index=False, float_format="{:.1f}".format),
+                 "", "-- pairs, seats swapped (score = wins + draws/2; Wilson 95%) --",
+                 pair_results(df).to_string(index=False, float_format=f3)]  # fmt: skip
+        return "\n".join(parts)
+    ref = df.loc[df["ladder"] == "base||"]
+    agents = sorted({str(a) for c in df.columns if c.endswith("_agent") for a in ref[c]})
+    parts = [head, f"-- seat win rate vs the reference ({', '.join(agents)}) in the same seat "
+             "and seed; advantage in points, paired 95% interval --",
+             focus_table(df).to_string(index=False, float_format=f3)]  # fmt: skip
+    return "\n".join(parts)
+
+
+# --- command line -----------------------------------------------------------------------
+
+
+def ladder_main(argv: Sequence[str] | None = None) -> int:
+    """``throne ladder --game NAME --agents a,b,c -n N``: exit 0, or 1 on an error."""
+    p = argparse.ArgumentParser(prog="throne ladder", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default=registry.DEFAULT_GAME)
+    p.add_argument("--agents", required=True, help="comma-separated: name or name:key=value…")
+    p.add_argument("--reference", default=None, help="multi-seat: the reference (default first)")
+    p.add_argument("-n", "--seeds", type=int, default=20, help="seeds (per pair)")
+    p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--seats", type=int, default=None, help="default: the game's minimum")
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
+    p.add_argument("--scheduler", default=None)
+    p.add_argument("--out", default="ladder.parquet")
+    p.add_argument("--no-progress", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        game = registry.get(args.game)
+        entrants = [parse_entrant(t) for t in args.agents.split(",") if t.strip()]
+        if args.reference:
+            ref = parse_entrant(args.reference)
+            entrants = [ref, *[e for e in entrants if e.label != ref.label]]
+        seats = args.seats or game.seats[0]
+        specs = ladder_specs(game, entrants, args.seeds, seats, args.seed)
+        df = run_ladder(specs, workers=args.workers, backend=args.backend,
+                        scheduler=args.scheduler, progress=not args.no_progress)  # fmt: skip
+    except (ValueError, OSError) as exc:
+        print(f"throne ladder: {exc}", file=sys.stderr)
+        return 1
+    out = save_results(df, args.out)
+    print(ladder_text(df))
+    print(f"{len(df)} matches -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(ladder_main())
