@@ -138,3 +138,52 @@ def test_a_page_sends_nothing_that_depends_on_what_its_seat_cannot_see(
             assert sent(app, monkeypatch) == real
             checked += 1
     assert checked >= 9
+
+
+def test_the_home_page_form_creates_a_playtest_with_working_links(tmp_path: Path) -> None:
+    import re
+    from urllib.parse import parse_qs
+
+    from throne_lib.kit.playtest.form import PlaytestForm
+
+    st = SqliteStore(tmp_path)
+    form = PlaytestForm(store=st)
+    form.game.value = "castle"
+    assert form.players.min == 3 and form.agent.value == "scripted"
+    form.players.value = 5
+    form.humans.value = "0,9"
+    assert form.create() is None and "0..4" in form.out.value and not st.playtests()
+    form.humans.value = "0,2,3"
+    form.think.value = 0.3
+    created = form.create()
+    assert created is not None and created.playtest.think == 0.3
+    hrefs = re.findall(r"href='([^']+)'", form.out.value)
+    assert len(hrefs) == 4 and all(h.startswith("castle.ipynb?") for h in hrefs)
+    seats = []
+    for h in hrefs:
+        q = {k: v[0] for k, v in parse_qs(h.split("?", 1)[1].replace("&amp;", "&")).items()}
+        seats.append(PlaytestSession(st, q["playtest"], q["token"]).seat)
+    assert seats == [0, 2, 3, SPECTATOR]
+    form.game.value = "pin"
+    assert form.players.value == 2 and form.agent.value in form.agent.options
+
+
+def test_the_replay_shows_a_playtest_note_at_its_step(tmp_path: Path) -> None:
+    from throne_lib.games.castle.ui.replay import CastleReplay
+
+    st, c = setup(tmp_path)
+    pages = [PlaytestSession(st, c.playtest.id, c.tokens[s]) for s in (0, 1, 2)]
+    rng = random.Random(3)
+    while pages[0].seq < 12:
+        for p in pages:
+            p.tick()
+            if p.my_turn():
+                p.submit(rng.choice(p.legal()))
+    pages[1].sync()
+    at = pages[1].seq
+    pages[1].add_note("这里不公平")
+    replay = CastleReplay(manage.export(st, c.playtest.id, tmp_path / "n.jsonl"))
+    replay.go(at)
+    assert "replay-note" in replay.log_html.value and "seat1：这里不公平" in replay.log_html.value
+    replay.go(at + 12 if at + 12 < len(replay.steps) else 0)
+    assert "这里不公平" not in replay.log_html.value  # a note stays at its moment

@@ -46,9 +46,14 @@ def home_html() -> str:
     )
 
 
-def home_page() -> W.HTML:
-    """The home page widget (``notebooks/index.ipynb``)."""
-    return W.HTML(home_html())
+def home_page() -> W.VBox:
+    """The home page widget (``notebooks/index.ipynb``): the dashboards of every game,
+    then the 新建牌局 form (a playtest for several people, docs/playtests.md)."""
+    from throne_lib.kit.playtest.form import PlaytestForm
+
+    form = PlaytestForm()
+    form.widget.layout.max_width = "980px"
+    return W.VBox([W.HTML(home_html()), form.widget])
 
 
 NAV_CSS = (

@@ -104,6 +104,9 @@ class PlaytestSession:
         self._seen_at = 0.0
         self._leased_at = 0.0
         self.closed = False
+        # (seq, stored at, applied here at) of each action this page learnt from the
+        # store, when a list (benchmarks/playtest_load.py measures the sync latency)
+        self.trace: list[tuple[int, float, float]] | None = None
         self.sync()
 
     # --- following ----------------------------------------------------------------------
@@ -131,6 +134,8 @@ class PlaytestSession:
                 )
             self.seq = a.seq
             self.last_action_at = a.time
+            if self.trace is not None:
+                self.trace.append((a.seq, a.time, time.time()))
         return len(new)
 
     def observation(self) -> Mapping[str, Any]:

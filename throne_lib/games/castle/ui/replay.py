@@ -301,9 +301,15 @@ class CastleReplay:
                 "background:#fff3c4;border-left:4px solid #d4a017;" if i == index else "color:#555;"
             )
             cls = " replay-current" if i == index else ""
+            notes = "".join(  # a playtest's notes (docs/playtests.md) at their step
+                f"<div class='replay-note' style='color:#8a4b08'>📝 {html.escape(n.seat)}："
+                f"{html.escape(n.text)}</div>"
+                for n in self.logfile.notes
+                if n.after == i
+            )
             parts.append(
                 f"<div class='replay-entry{cls}' style='{style}padding:2px 6px;margin:2px 0'>"
-                f"<b>#{i}</b> {body}</div>"
+                f"<b>#{i}</b> {body}{notes}</div>"
             )
         return "<div style='font-size:12px'>" + "".join(parts) + "</div>"
 
