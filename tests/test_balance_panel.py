@@ -184,3 +184,23 @@ def test_rules_changes_are_named_for_players() -> None:
         "second_first_turn_mana": "后手首回合额外法力",
         "second_first_turn_draw": "后手首回合额外抽牌",
     }
+
+
+def test_time_limit_estimate_and_apply_only_after_a_proposal(tmp_path: Path) -> None:
+    """Issue 36, item 9: 限时 is the budget's time limit (--time-limit), 估算用时 times a
+    block on this machine and says how long the search takes at most, 应用此方案 stays
+    disabled until a run has a proposal, and the run's status shows time used and left."""
+    panel = _panel(tmp_path)
+    assert panel.apply_button.disabled and panel._budget().time_limit is None
+    panel.time_limit.value = 2
+    assert panel._budget().time_limit == 120.0
+    seconds = panel.estimate()
+    assert seconds > 0 and "预计最多约" in panel.estimate_label.value
+    assert f"{panel.block_count()} 个区块" in panel.estimate_label.value
+    assert "限时 2 分钟" in panel.estimate_label.value
+    panel.time_limit.value = 0
+    ticks: list[str] = []
+    panel.status.observe(lambda ch: ticks.append(str(ch["new"])), names="value")
+    panel.run()
+    assert any("已用" in t and "预计还需" in t for t in ticks)
+    assert "用时" in panel.status.value and not panel.apply_button.disabled

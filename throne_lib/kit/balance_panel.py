@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import html
 import math
+import os
+import random
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,6 +134,15 @@ def rules_label(space: SearchSpace, name: str) -> str:
     return f"{label}（{name}）" if label else name
 
 
+def _duration(seconds: float) -> str:
+    """``42 秒`` / ``3.5 分钟`` / ``1.2 小时``."""
+    if seconds < 90:
+        return f"{seconds:.0f} 秒"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} 分钟"
+    return f"{seconds / 3600:.1f} 小时"
+
+
 class SuggestPanel:
     """「调平建议」: widgets over :func:`throne_lib.kit.balance.suggest`."""
 
@@ -178,6 +190,16 @@ class SuggestPanel:
         )
         self.freeze = w.Text(value="", placeholder=freeze_hint, description="冻结")
         self.seed = w.IntText(value=0, description="种子")
+        self.time_limit = w.BoundedIntText(
+            value=0, min=0, max=600, description="限时（分）",
+            tooltip="0 = 不限时；到时不再开始新的一代，直接做留出验证（同 --time-limit）",
+        )  # fmt: skip
+        self.estimate_button = w.Button(description="估算用时", icon="clock-o")
+        self.estimate_button.on_click(lambda _: self.estimate())
+        self.estimate_label = w.HTML(
+            "<span style='color:#5d6778'>点「估算用时」：按本机刚测得的速度估计一次搜索的用时</span>"
+        )
+        self._started = 0.0
         self.backend = w.Dropdown(
             options=[("多进程", "process"), ("单进程", "serial"), ("Dask 集群", "dask")],
             value=backend,
@@ -205,11 +227,13 @@ class SuggestPanel:
             [w.HTML("<b>预算</b>"), self.population, self.generations, self.blocks, self.holdout]
         )
         extra = w.VBox(
-            [self.max_changes, self.repair, self.confirm, self.seed, self.backend, self.button]
-        )
+            [self.max_changes, self.repair, self.confirm, self.seed, self.time_limit,
+             self.backend, self.button]
+        )  # fmt: skip
         self.widget = w.VBox(
             [
                 w.HBox([targets, budget, extra]),
+                w.HBox([self.estimate_button, self.estimate_label]),
                 w.HBox([self.progress, self.status]),
                 self.chart,
                 self.choice,
@@ -231,11 +255,48 @@ class SuggestPanel:
             # acceptance run's choice
             confirm=self.blocks.value if self.confirm.value and self.repair.value else 0,
             repair_combine=self.confirm.value,
+            time_limit=60.0 * self.time_limit.value if self.time_limit.value else None,
         )
 
+    def block_count(self) -> int:
+        """Blocks a search of this budget plays at most: each generation's population
+        on every search block, the holdout for the current table and each proposal
+        (the cache and the card filter make the real count smaller)."""
+        b = self._budget()
+        search = b.population * (b.generations + 1) * b.blocks
+        return search + b.holdout_blocks * (b.proposals + 1) + b.repair * b.blocks
+
+    def estimate(self) -> float:
+        """Time one block of matches on this machine (serial) and say how long the
+        search the widgets describe takes at most; returns the estimate in seconds."""
+        from throne_lib.kit.balance import Evaluator, block_seed
+
+        self.estimate_button.disabled = True
+        try:
+            game = self.make_game(self.cards.read_text(encoding="utf-8"))
+            space = search_space(game, freeze=[])
+            block = game.block(random.Random(0), block_seed(int(self.seed.value), 0))
+            started = time.perf_counter()
+            Evaluator(game, space, None).outcomes([((), block)])
+            per_block = time.perf_counter() - started
+        finally:
+            self.estimate_button.disabled = False
+        blocks = self.block_count()
+        workers = 1 if self.backend.value == "serial" else max(1, (os.cpu_count() or 1))
+        total = per_block * blocks / workers
+        limit = f"；限时 {self.time_limit.value} 分钟" if self.time_limit.value else ""
+        self.estimate_label.value = (
+            f"预计最多约 <b>{_duration(total)}</b>（{blocks} 个区块 × 每区块 {per_block:.1f} 秒"
+            f"，{len(block)} 局，本机刚测得{'' if workers == 1 else f'，{workers} 个进程'}）{limit}"
+        )
+        return total
+
     def _tick(self, h: dict[str, Any]) -> None:
+        elapsed = time.perf_counter() - self._started
         if h.get("holdout"):
-            self.status.value = f"留出验证完成 · {h['matches_played']} 局"
+            self.status.value = (
+                f"留出验证完成 · {h['matches_played']} 局 · 用时 {_duration(elapsed)}"
+            )
             return
         self.progress.value = min(self.progress.max, h["generation"] + 1 + h.get("repair", 0))
         stage = (
@@ -243,9 +304,12 @@ class SuggestPanel:
             if "repair" in h
             else f"第 {h['generation']}/{h['generations']} 代"
         )
+        done = max(1, int(self.progress.value))
+        left = elapsed / done * max(0, int(self.progress.max) - done)
         self.status.value = (
             f"{stage} · 最小失衡 {h['best_imbalance']:.3f}"
             f"（{h['best_changes']} 处改动）· 已模拟 {h['matches_played']} 局"
+            f" · 已用 {_duration(elapsed)}，预计还需约 {_duration(left)}（另加留出验证）"
         )
 
     def run(self) -> BalanceResult:
@@ -259,7 +323,10 @@ class SuggestPanel:
         budget = self._budget()
         self.progress.max = budget.generations + 1 + budget.repair
         self.progress.value = 0
+        self._started = time.perf_counter()
+        self.status.value = "开始搜索……"
         self.applied.value = ""
+        self.apply_button.disabled = True  # until this run has a proposal
         self.button.disabled = True
         try:
             res = suggest(

@@ -226,6 +226,11 @@ def wait_for_visitor() -> None:
     base = os.environ.get("VOILA_WS_BASE_URL", os.environ.get("VOILA_SERVER_URL", "/"))
     url = f"{protocol}://{host}:{port}{base}voila/query/{kernel_id}"
     received: list[str] = []
+    # The server log says when a pool kernel is ready (Voilà's "pool is filled" comes
+    # when the kernel starts, before its notebook ran): benchmarks and tests wait for it.
+    if sys.__stderr__ is not None:
+        sys.__stderr__.write(f"[throne] page built, waiting for a visitor: kernel {kernel_id}\n")
+        sys.__stderr__.flush()
 
     async def receive() -> None:
         import websockets  # Voilà's own dependency
