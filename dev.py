@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Developer commands for Throne & Phalanx (stdlib only).
 
-    python3 dev.py serve [--port N]   create/update .venv, serve the dashboards with Voilà
+    python3 dev.py serve [--port N] [--ip ADDR]   create/update .venv, serve the dashboards
                                       (the play dashboard: /voila/render/play.ipynb)
     python3 dev.py test [PYTEST_ARGS] create/update .venv, then ruff, ruff format, mypy, pytest
 
@@ -193,7 +193,8 @@ def ensure_browser() -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     ensure_venv()
     voila = VENV_BIN / "voila"
-    base = f"http://127.0.0.1:{args.port}/voila/render"
+    host = "127.0.0.1" if args.ip in ("127.0.0.1", "0.0.0.0", "") else args.ip
+    base = f"http://{host}:{args.port}/voila/render"
     say("Serving the dashboards of notebooks/ (Ctrl-C stops it); open the home page first:")
     say(f"  首页 home  {base}/index.ipynb")
     for line in dashboard_lines(base):
@@ -204,7 +205,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # answers 500 on every page of a relative root ("abs_root ... is not absolute").
         str(ROOT / "notebooks"),
         f"--port={args.port}",
-        "--Voila.ip=127.0.0.1",
+        f"--Voila.ip={args.ip}",
         "--no-browser",
     ]
     sys.stdout.flush()
@@ -284,6 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the play dashboard with Voilà")
     serve.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
+    serve.add_argument(
+        "--ip",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; a LAN address or 0.0.0.0 lets the "
+        "players of a playtest reach it: docs/playtests.md)",
+    )
     serve.set_defaults(func=cmd_serve)
     test = sub.add_parser(
         "test",
