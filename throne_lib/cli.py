@@ -54,7 +54,7 @@ def cmd_cards_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     path = Path(args.path) if args.path else game.card_tables[0]
-    table = game.parse_table(path.read_text(encoding="utf-8"))
+    table = game.load_table(path)  # errors name this file, a bad byte its line
     print(f"{path}: OK, {len(table)} rows, hash {getattr(table, 'hash', '-')}")
     return 0
 
@@ -87,6 +87,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from throne_lib.kit.agents import make_agent
     from throne_lib.kit.log import AgentInfo, MatchRecorder
 
+    if not args.agents:  # before a list of that many agents is built (--players 10**11)
+        game.check_seats(args.seats)
     names = args.agents.split(",") if args.agents else [game.default_agent] * args.seats
     options = hooks.play_options(args)  # the game's rule options
     words = [w for w in (getattr(args, "setups", "") or "").split(",") if w]
@@ -325,10 +327,11 @@ def _run(args_list: list[str], debug: bool) -> int:
         new_game = ["--game", known.game] if known.game and "new" in rest else []
         return playtest_main(rest[1:] + new_game)
     if rest and rest[0] in ("simulate", "report", "tower", "ladder"):
-        game_args = ["--game", known.game] if known.game and rest[0] != "tower" else []
+        given = known.game is not None and rest[0] != "tower"
+        game_args = ["--game", known.game] if given else []
         return _delegated(rest[0], rest[1:] + game_args)
     try:
-        game = registry.get(known.game or registry.DEFAULT_GAME)
+        game = registry.get(registry.DEFAULT_GAME if known.game is None else known.game)
     except ValueError as exc:
         print(f"throne: error: {exc}", file=sys.stderr)
         return 2

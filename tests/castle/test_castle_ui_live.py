@@ -53,7 +53,7 @@ def test_broken_row_is_listed_and_nothing_changes(table: Path, tmp_path: Path) -
     edit(table, "tang_na,唐纳,咆哮之熊,hero,x,")
     assert watcher.check()
     panel = app.table_panel.value
-    assert "cards-castle.csv:6:hp: expected a whole number ≥ 0, got &#x27;x&#x27;" in panel
+    assert "cards-castle.csv:6:hp: expected a whole number 0..99, got &#x27;x&#x27;" in panel
     assert "仍使用上一个有效版本" in panel
     assert app.cards is cards and watcher.db is cards
     assert app.match.hash() == before and len(app.match.actions) == actions

@@ -7,6 +7,10 @@ named as the designer sees them.
   (a file cut mid-way, a lost comma), and so is a long one.
 - A table without rows is an error; so is a file that is not UTF-8 (reported at the line
   and column of the bad byte) or a quote that never closes.
+- A table *file* ends with a line break (every spreadsheet and editor writes one): a
+  last row without one is a file cut short — still being written, or truncated — whose
+  last cell may be a valid prefix (``10`` cut to ``1``, a text cut mid-word), so it is
+  refused rather than adopted (:func:`table_file_text`).
 
 Problems are collected as ``FILE:ROW:COLUMN: message`` lines (``-`` when no column
 applies), the format every table error of the kit uses.
@@ -35,13 +39,27 @@ def reporter(problems: list[str], filename: str, row: int) -> Reporter:
     return err
 
 
-def read_table_text(path: Path, problems: list[str]) -> str | None:
-    """The text of a table file; a bad byte is a problem (None comes back)."""
+def table_file_text(data: bytes, filename: str) -> tuple[str | None, list[str]]:
+    """The text of a table file's bytes, or None and its problems: a bad byte (at its
+    line and column), or a last line without its line break (a file cut short)."""
     try:
-        return decode_utf8(path.read_bytes(), path.name)
+        text = decode_utf8(data, filename)
     except TextFileError as exc:
-        problems.append(f"{exc.source}:{exc.line}:-: column {exc.column}: {exc.problem}")
-        return None
+        return None, [f"{exc.source}:{exc.line}:-: column {exc.column}: {exc.problem}"]
+    if text and not text.endswith("\n"):
+        line = text.count("\n") + 1
+        return None, [
+            f"{filename}:{line}:-: the file does not end with a line break: cut short "
+            "(still being written, or truncated)? End the last row with a line break"
+        ]
+    return text, []
+
+
+def read_table_text(path: Path, problems: list[str]) -> str | None:
+    """The text of a table file; a bad byte or a cut end is a problem (None comes back)."""
+    text, found = table_file_text(path.read_bytes(), path.name)
+    problems.extend(found)
+    return text
 
 
 def read_rows(

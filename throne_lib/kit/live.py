@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from throne_lib.kit.csvtable import table_file_text
 from throne_lib.kit.tables import TableError
-from throne_lib.kit.textfile import TextFileError, decode_utf8
 
 Parse = Callable[[str, str, str], Any]  # (text, filename, path) -> table; raises TableError
 
@@ -121,10 +121,9 @@ class TableWatcher:
             self._bytes = None
             return _Problems([f"{name}:1:-: cannot read the file ({exc.strerror or exc})"])
         self._bytes = data
-        try:
-            text = decode_utf8(data, name)
-        except TextFileError as exc:
-            return _Problems([f"{name}:{exc.line}:-: column {exc.column}: {exc.problem}"])
+        text, problems = table_file_text(data, name)  # a bad byte, a file cut short
+        if text is None:
+            return _Problems(problems)
         try:
             return self.parse(text, name, str(self.path))
         except TableError as exc:

@@ -247,11 +247,14 @@ class SimpleCodec:
             self.game.check_seats(len(setups))
         except ValueError as exc:
             raise err(f"field 'setups': {exc}") from None
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise err(f"field 'options': expected an object, got {type(options).__name__}")
         return SimpleHeader(
             self.game.name,
             field_of(data, "seed", int, err),
             tuple(setups),
-            dict(data.get("options") or {}),
+            dict(options),
             str(data.get("start_hash") or ""),
             str(data.get("created") or ""),
             agents_of(data),
@@ -642,7 +645,7 @@ def iter_replay(
     h = lf.header
     try:
         match: GameMatch = h.new_match()
-    except ValueError as exc:
+    except (ValueError, TypeError, KeyError) as exc:  # the header's fields, as the game reads them
         raise LogError(lf.path, 1, f"cannot set up the match: {exc}") from None
     if check and h.start_hash and match.hash() != h.start_hash:
         raise LogError(

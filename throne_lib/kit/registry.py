@@ -86,7 +86,8 @@ class Game:
     log_codec: Any = None  # a kit.log.LogCodec or "module:attr"; None: kit.log.SimpleCodec
     sim_hooks: Any = None  # a kit.sim.SimHooks or "module:attr"; None: the kit's rows only
     review: Any = None  # a kit.review.ReviewHooks or "module:attr"; None: the kit's event rows
-    parse_table: Callable[[str], Any] | None = None  # card-table text -> the game's table
+    # card-table text (and optionally its file name, for the errors) -> the game's table
+    parse_table: Callable[..., Any] | None = None
     # the other tables of ``card_tables``: file name -> (text, file name) -> table; a bad
     # table raises ValueError naming FILE:ROW:COLUMN (the kit's fuzz tests load them all)
     table_parsers: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
@@ -97,6 +98,34 @@ class Game:
     # the game's kit.ismcts.IsmctsHooks (rollout policy, cut-off evaluation, priors) or
     # "module:attr"; None: the default agent's rollouts scored by returns()
     ismcts: Any = None
+
+    def load_table(self, path: str | Path) -> Any:
+        """The game's card table in the file ``path``, parsed by ``parse_table`` with the
+        file's own name in every ``FILE:ROW:COLUMN`` problem (when the parser takes a
+        file name, as ``parse_table(text, filename)``); a file that cannot be read, is not
+        UTF-8 or is cut short raises the kit's ``TableError`` naming its line."""
+        import inspect
+
+        from throne_lib.kit.csvtable import table_file_text
+        from throne_lib.kit.tables import TableError
+
+        if self.parse_table is None:
+            raise ValueError(f"{self.name} has no card table")
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            problem = f"{p.name}:1:-: cannot read the file ({exc.strerror or exc})"
+            raise TableError([problem]) from None
+        text, problems = table_file_text(data, p.name)
+        if text is None:
+            raise TableError(problems)
+        parse: Callable[..., Any] = self.parse_table
+        try:
+            inspect.signature(parse).bind(text, p.name)
+        except (TypeError, ValueError):  # a parser of the text alone
+            return parse(text)
+        return parse(text, p.name)
 
     def hook(self, name: str) -> Any:
         """The hook field ``name``, importing it first when it is a "module:attr" string."""

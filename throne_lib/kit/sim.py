@@ -401,13 +401,24 @@ def game_arg(argv: Sequence[str] | None) -> tuple[str, list[str]]:
     return str(known.game), rest
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number ≥ 1 (``-n -1`` is a usage error, not 0 matches)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {value}")
+    return value
+
+
 def build_parser(game: registry.Game) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="throne simulate",
         description=f"run many seeded matches of {game.title} ({game.name}); results to Parquet",
     )
     p.add_argument("--game", default=game.name, help="the game (default throne)")
-    p.add_argument("-n", "--matches", type=int, default=10, help="matches (per pair)")
+    p.add_argument("-n", "--matches", type=positive_int, default=10, help="matches (per pair)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     p.add_argument("--workers", type=int, default=None, help="default: all cores")
     p.add_argument("--backend", default="process", choices=("process", "dask", "serial"))

@@ -64,8 +64,28 @@ TRAITS: dict[str, bool] = {
     "ice_storm": True, "counter": False, "removed_on_leave": False,
 }  # fmt: skip
 BOX_SIZE = 140
+# Cards the rules name (the engine looks them up by id): a table without one is refused
+# at load, not half-way through a match (``KeyError: 'conjured_mana'``).
+REQUIRED: dict[str, tuple[str, str]] = {  # id -> (kind, the rule that needs it)
+    "sword": ("basic", "CH-CARD-2"),
+    "heal": ("basic", "CH-CARD-3"),
+    "mana": ("basic", "CH-CARD-4"),
+    "conjured_mana": ("token:basic", "CH-PREP-5"),
+    "alchemy_spearman": ("token:soldier", "CH-SOLDIER-17"),
+    "alchemy_archer": ("token:soldier", "CH-SOLDIER-17"),
+    "alchemy_crusader": ("token:soldier", "CH-SOLDIER-17"),
+}
+# Sane bounds of the numbers (as Throne's CardLimits): not design values, but a hp of
+# 10^400 or a draw(-5) is a typo the engine would act on.
+MAX_HP = 99
+MAX_VALUE = 99
+MAX_RANGE = 20
+MAX_TRAIT = 99
+PROBABILITY_TRAITS = frozenset({"cowardly", "mirror", "negate_melee"})  # a chance, 0..1
+SIGNED_TRAITS = frozenset({"attack_mount", "defence_mount"})  # a bonus that may be < 0
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_TRAIT = re.compile(r"^([a-z_]+)(?:\((-?\d+(?:\.\d+)?)\))?$")
+_TRAIT = re.compile(r"^([a-z_]+)(?:\((-?[0-9]+(?:\.[0-9]+)?)\))?$")
+_DIGITS = re.compile(r"^[0-9]{1,9}$")
 
 UNIT_KINDS = ("hero", "special_soldier", "soldier", "token:soldier")
 
@@ -159,6 +179,19 @@ def parse_castle_cards(
         first[card.id] = row
         cards[card.id] = card
     total = sum(c.count for c in cards.values())
+    if not problems:
+        end = rows[-1][0] + 1  # a missing card would be a row after the last one
+        for cid, (kind, rule) in REQUIRED.items():
+            if cid not in cards:
+                problems.append(
+                    f"{filename}:{end}:id: missing card {cid!r} ({kind}): {rule} needs it "
+                    "(a table cut short?)"
+                )
+            elif cards[cid].kind != kind:
+                problems.append(
+                    f"{filename}:{first[cid]}:kind: card {cid!r} must be a {kind} ({rule}), "
+                    f"got {cards[cid].kind!r}"
+                )
     if not problems and total != BOX_SIZE:
         problems.append(
             f"{filename}:{rows[-1][0]}:count: the box must hold {BOX_SIZE} cards "
@@ -170,14 +203,29 @@ def parse_castle_cards(
     return CastleCards(cards=cards, source=text, hash=digest, path=path)
 
 
-def _int(rec: dict[str, str], col: str, err: Reporter, *, allow_blank: bool) -> int | None:
+def _int(
+    rec: dict[str, str], col: str, err: Reporter, *, allow_blank: bool, most: int
+) -> int | None:
     raw = rec[col]
     if raw in ("", "–", "-") and allow_blank:
         return 0
-    if not raw.isdigit():
-        err(col, f"expected a whole number ≥ 0, got {raw!r}")
+    if not _DIGITS.match(raw) or int(raw) > most:
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        err(col, f"expected a whole number 0..{most}, got {shown!r}")
         return None
     return int(raw)
+
+
+def _trait_number(name: str, arg: str) -> tuple[float | None, str]:
+    """The number of trait ``name(arg)`` within its bounds, or None and the bounds."""
+    if name in PROBABILITY_TRAITS:
+        v = float(arg)
+        return (v if 0 <= v <= 1 else None), "a chance 0..1"
+    lo = -MAX_TRAIT if name in SIGNED_TRAITS else 0
+    bounds = f"a whole number {lo}..{MAX_TRAIT}"
+    if "." in arg or len(arg) > 9 or not lo <= int(arg) <= MAX_TRAIT:
+        return None, bounds
+    return float(int(arg)), bounds
 
 
 def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
@@ -194,12 +242,12 @@ def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
         e("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
         ok = False
     is_unit = kind in UNIT_KINDS
-    hp = _int(rec, "hp", err, allow_blank=not is_unit)
+    hp = _int(rec, "hp", err, allow_blank=not is_unit, most=MAX_HP)
     if is_unit and hp is not None and hp < 1:
         e("hp", f"a {kind} needs HP ≥ 1, got {hp}")
         hp = None
-    value = _int(rec, "value", err, allow_blank=True)
-    count = _int(rec, "count", err, allow_blank=False)
+    value = _int(rec, "value", err, allow_blank=True, most=MAX_VALUE)
+    count = _int(rec, "count", err, allow_blank=False, most=BOX_SIZE)
     if count is not None and kind.startswith("token") and count != 0:
         e("count", f"tokens are not in the box: expected 0, got {count}")
         count = None
@@ -209,10 +257,10 @@ def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
         rng = math.inf
     elif rng_raw in ("", "–", "-"):
         rng = 0.0
-    elif rng_raw.isdigit() and int(rng_raw) >= 1:
+    elif _DIGITS.match(rng_raw) and 1 <= int(rng_raw) <= MAX_RANGE:
         rng = float(rng_raw)
     else:
-        e("range", f"expected a whole number ≥ 1, ∞ or blank, got {rng_raw!r}")
+        e("range", f"expected a whole number 1..{MAX_RANGE}, ∞ or blank, got {rng_raw[:20]!r}")
         rng = None
     traits: list[tuple[str, float]] = []
     for part in [t.strip() for t in rec["traits"].split(",") if t.strip()]:
@@ -228,7 +276,15 @@ def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
             e("traits", f"trait {name} is written {hint}, got {part!r}")
             ok = False
             continue
-        traits.append((name, float(arg) if arg is not None else 1.0))
+        number = 1.0
+        if arg is not None:
+            got, bounds = _trait_number(name, arg)
+            if got is None:
+                e("traits", f"trait {name} takes {bounds}, got {part[:40]!r}")
+                ok = False
+                continue
+            number = got
+        traits.append((name, number))
     if None in (hp, value, count, rng) or not ok:
         return None
     assert hp is not None and value is not None and count is not None and rng is not None

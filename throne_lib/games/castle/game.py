@@ -30,11 +30,11 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
-def parse_table(text: str) -> Any:
+def parse_table(text: str, filename: str = "") -> Any:
     """Card-table text -> CastleCards; a TableError lists FILE:ROW:COLUMN problems."""
     from throne_lib.games.castle.cards import parse_castle_cards
 
-    return parse_castle_cards(text)
+    return parse_castle_cards(text, filename) if filename else parse_castle_cards(text)
 
 
 def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:

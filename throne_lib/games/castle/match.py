@@ -15,9 +15,11 @@ from throne_lib.games.castle.core import PROMPTS, run
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.state import State
+from throne_lib.kit.params import check_overrides
 from throne_lib.kit.protocol import IllegalAction, check_seat
 
 _DEFAULT_CARDS: CastleCards | None = None
+_RULEBOOK = CastleRules()
 
 
 def default_cards() -> CastleCards:
@@ -129,7 +131,12 @@ class CastleMatch:
         return m
 
     def hash(self) -> str:
-        return hashlib.sha256(repr(canonical(self.state)).encode()).hexdigest()[:16]
+        """The state's digest; a match under other rules than the rulebook's hashes them
+        too, so a log whose header's rules were edited fails at line 1 (its start hash)."""
+        pic: tuple[Any, ...] = canonical(self.state)
+        if self.state.rules != _RULEBOOK:
+            pic = (pic, repr(self.state.rules))
+        return hashlib.sha256(repr(pic).encode()).hexdigest()[:16]
 
     @property
     def end_reason(self) -> str:
@@ -231,10 +238,7 @@ def rules_from(value: CastleRules | Mapping[str, Any] | None) -> CastleRules:
     if value is None or isinstance(value, CastleRules):
         return value or CastleRules()
     kw: dict[str, Any] = {}
-    names = {f.name for f in fields(CastleRules)}
-    for k, v in value.items():
-        if k not in names:
-            raise ValueError(f"unknown 城堡之心 rule parameter {k!r}")
+    for k, v in check_overrides(CastleRules, value, "城堡之心 rules").items():
         if k == "role_table":
             v = {int(n): tuple(r) for n, r in v.items()}
         elif isinstance(getattr(CastleRules(), k), tuple):

@@ -34,11 +34,11 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
-def parse_table(text: str) -> Any:
+def parse_table(text: str, filename: str = "") -> Any:
     """City-table text -> CityTable; a TableError lists FILE:ROW:COLUMN problems."""
     from throne_lib.games.cities.table import parse_city_table
 
-    return parse_city_table(text)
+    return parse_city_table(text, filename) if filename else parse_city_table(text)
 
 
 def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:

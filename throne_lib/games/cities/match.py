@@ -41,9 +41,11 @@ from throne_lib.games.cities.engine import (
 )
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.table import CityTable, load_city_table
+from throne_lib.kit.params import check_overrides
 from throne_lib.kit.protocol import IllegalAction, check_seat
 
 _DEFAULT_TABLE: CityTable | None = None
+_RULEBOOK = CitiesRules()
 
 
 def default_table() -> CityTable:
@@ -149,8 +151,10 @@ class CitiesMatch(CastleMatch):
         s = self.state
         decks = s.decks if s.decks is not None else [s.deck]
         discards = s.discards if s.discards is not None else [s.discard]
-        pic = (canonical(s), tuple(map(tuple, decks)), tuple(map(tuple, discards)),
+        pic: tuple[Any, ...] = (canonical(s), tuple(map(tuple, decks)), tuple(map(tuple, discards)),
                mode(s).canonical())  # fmt: skip
+        if mode(s).rules != _RULEBOOK:  # other rules hash too (see CastleMatch.hash)
+            pic = (*pic, repr(mode(s).rules))
         return hashlib.sha256(repr(pic).encode()).hexdigest()[:16]
 
     def observation(self, seat: int) -> dict[str, Any]:
@@ -322,11 +326,8 @@ def rules_from(value: CitiesRules | Mapping[str, Any] | None) -> CitiesRules:
     """A CitiesRules from itself, None (defaults) or a dict of overrides (from a log)."""
     if value is None or isinstance(value, CitiesRules):
         return value or CitiesRules()
-    names = {f.name for f in fields(CitiesRules)}
     kw: dict[str, Any] = {}
-    for k, v in value.items():
-        if k not in names:
-            raise ValueError(f"unknown 城池战 rule parameter {k!r}")
+    for k, v in check_overrides(CitiesRules, value, "城池战 rules").items():
         if k == "base":
             v = castle_rules_from(v)
         elif k == "city_table":

@@ -21,8 +21,11 @@ DEFAULT_PLAYERS = 4
 
 def _teams(args: argparse.Namespace) -> list[str]:
     n = int(args.seats)
-    if getattr(args, "teams", ""):
-        labels = [t.strip() for t in str(args.teams).split(",")]
+    teams = getattr(args, "teams", None)
+    if teams is not None:  # given, even empty: --teams '' is an error, not "each alone"
+        labels = [t.strip() for t in str(teams).split(",")]
+        if not all(labels):
+            raise ValueError(f"--teams {teams!r}: give a label per seat, e.g. a,b,a,b (CW-SETUP-2)")
         if len(labels) != n:
             raise ValueError(f"--teams names {len(labels)} seats, not {n} (CW-SETUP-2)")
         if len(set(labels)) < 2:
@@ -32,7 +35,7 @@ def _teams(args: argparse.Namespace) -> list[str]:
 
 
 def _teams_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--teams", default="", help="team label per seat, e.g. a,b,a,b "
+    parser.add_argument("--teams", default=None, help="team label per seat, e.g. a,b,a,b "
                         "(default: everyone alone)")  # fmt: skip
 
 

@@ -11,14 +11,14 @@ separated by commas). Every problem is collected and raised at once as one
 from __future__ import annotations
 
 import hashlib
-import io
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
+from throne_lib.games.cities.rules import DEFAULT_CITY_TABLE
+from throne_lib.kit.csvtable import Reporter, read_rows, read_table_text, reporter
 from throne_lib.kit.live import TableWatcher
 from throne_lib.kit.tables import TableError
 
@@ -38,7 +38,10 @@ CAPTURE_EFFECTS = frozenset(
         "heal_soldiers_full", "heal_hero_full",
     }
 )  # fmt: skip
-_EFFECT = re.compile(r"^([a-z_]+)(?:\((\d+)\))?$")
+_EFFECT = re.compile(r"^([a-z_]+)(?:\(([0-9]+)\))?$")
+MAX_NUMBER = 99  # the largest effect number or ai_weight (a sanity bound, as Throne's)
+# the most cities any player count puts in play (CW-SETUP-3): the smallest table accepted
+MIN_CITIES = max(k for k, _ in DEFAULT_CITY_TABLE.values())
 
 Effect = tuple[str, int | None]
 
@@ -80,58 +83,69 @@ class CityTable:
         return [c.id for c in self.cities]
 
 
-def _effects(
-    text: str, known: frozenset[str], where: str, problems: list[str]
-) -> tuple[Effect, ...]:
+def _effects(text: str, known: frozenset[str], col: str, err: Reporter) -> tuple[Effect, ...]:
     out: list[Effect] = []
     for part in (p.strip() for p in text.split(",")):
         m = _EFFECT.match(part)
         if not m:
-            problems.append(f"{where}: expected an effect like name or name(2), got {part!r}")
+            err(col, f"expected an effect like name or name(2), got {part[:40]!r}")
             continue
         if m.group(1) not in known:
-            problems.append(
-                f"{where}: unknown effect {m.group(1)!r} (known: {', '.join(sorted(known))})"
-            )
+            err(col, f"unknown effect {m.group(1)!r} (known: {', '.join(sorted(known))})")
             continue
-        out.append((m.group(1), int(m.group(2)) if m.group(2) else None))
+        number = None
+        if m.group(2) is not None:
+            if len(m.group(2)) > 9 or not 1 <= int(m.group(2)) <= MAX_NUMBER:
+                err(
+                    col,
+                    f"effect {m.group(1)} takes a whole number 1..{MAX_NUMBER}, got {part[:40]!r}",
+                )
+                continue
+            number = int(m.group(2))
+        out.append((m.group(1), number))
     return tuple(out)
 
 
-def parse_city_table(text: str, filename: str = "cities.csv", path: str = "") -> CityTable:
-    """Validate CSV text and build the table; raise TableError listing every problem."""
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except Exception as exc:  # pandas raises several types for malformed CSV
-        raise TableError([f"{filename}:1:-: not a valid CSV table ({exc})"]) from None
+def parse_city_table(
+    text: str, filename: str = "cities.csv", path: str = "", min_cities: int = MIN_CITIES
+) -> CityTable:
+    """Validate CSV text and build the table; raise TableError listing every problem.
+
+    The kit's strict reading (:func:`~throne_lib.kit.csvtable.read_rows`): rows named by
+    their line, a short or long row is an error. A table of fewer than ``min_cities``
+    cities (default: the most cities in play of CW-SETUP-3's table, 12) is refused — a
+    file cut short is such a table — as is a number out of its bounds."""
     problems: list[str] = []
-    missing = [c for c in COLUMNS if c not in frame.columns]
-    if missing:
-        raise TableError([f"{filename}:1:{c}: missing column" for c in missing])
+    rows = read_rows(text, filename, COLUMNS, problems)
+    if not rows:
+        raise TableError(problems)
     cities: list[City] = []
-    seen: set[str] = set()
-    for i, rec in enumerate(frame.to_dict("records")):
-        row = i + 2
-
-        def at(col: str, row: int = row) -> str:
-            return f"{filename}:{row}:{col}"
-
-        cid, name = rec["id"].strip(), rec["name"].strip()
+    seen: dict[str, int] = {}
+    for row, rec in rows:
+        err = reporter(problems, filename, row)
+        cid, name = rec["id"], rec["name"]
         if not re.fullmatch(r"[a-z][a-z0-9_]*", cid):
-            problems.append(f"{at('id')}: expected a lower-case id, got {cid!r}")
-        if cid in seen or name in seen:
-            problems.append(f"{at('id')}: city {cid or name!r} appears twice (CW-CITY-1)")
-        seen.update({cid, name})
+            err("id", f"expected a lower-case id, got {cid[:40]!r}")
+        for key, col in ((cid, "id"), (name, "name")):
+            if key and key in seen:
+                err(col, f"city {key!r} appears twice (first on row {seen[key]}) (CW-CITY-1)")
+            seen.setdefault(key, row)
         if not name:
-            problems.append(f"{at('name')}: expected a city name")
-        defence = _effects(rec["defence"], DEFENCE_EFFECTS, at("defence"), problems)
-        capture = _effects(rec["capture"], CAPTURE_EFFECTS, at("capture"), problems)
-        try:
-            weight = int(rec["ai_weight"])
-        except ValueError:
-            problems.append(f"{at('ai_weight')}: expected a whole number, got {rec['ai_weight']!r}")
+            err("name", "expected a city name")
+        defence = _effects(rec["defence"], DEFENCE_EFFECTS, "defence", err)
+        capture = _effects(rec["capture"], CAPTURE_EFFECTS, "capture", err)
+        raw = rec["ai_weight"]
+        if not re.fullmatch(r"[0-9]{1,9}", raw) or int(raw) > MAX_NUMBER:
+            err("ai_weight", f"expected a whole number 0..{MAX_NUMBER}, got {raw[:40]!r}")
             weight = 0
+        else:
+            weight = int(raw)
         cities.append(City(cid, name, defence, capture, weight))
+    if not problems and len(cities) < min_cities:
+        problems.append(
+            f"{filename}:{rows[-1][0] + 1}:-: the table holds {len(cities)} cities, the rules "
+            f"put up to {min_cities} in play (CW-SETUP-3): a table cut short?"
+        )
     if problems:
         raise TableError(problems)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -139,11 +153,23 @@ def parse_city_table(text: str, filename: str = "cities.csv", path: str = "") ->
 
 
 def load_city_table(path: str | Path | None = None) -> CityTable:
+    """Read and validate ``cities.csv`` (or the table at ``path``): a bad byte or a file
+    cut short is a TableError at its line, never a bare UnicodeDecodeError."""
     p = Path(path) if path else DEFAULT_PATH
-    return parse_city_table(p.read_text(encoding="utf-8"), p.name, str(p))
+    problems: list[str] = []
+    text = read_table_text(p, problems)
+    if text is None:
+        raise TableError(problems)
+    return parse_city_table(text, p.name, str(p))
 
 
-def city_table_watcher(path: str | Path | None = None, interval: float = 0.25) -> TableWatcher:
+def city_table_watcher(
+    path: str | Path | None = None,
+    interval: float = 0.25,
+    settle: float = 1.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> TableWatcher:
     """The kit's live watcher on ``cities.csv``: a fixed table replaces the one in
     force; a broken one keeps it and lists its FILE:ROW:COLUMN problems."""
-    return TableWatcher(Path(path) if path else DEFAULT_PATH, parse_city_table, interval)
+    p = Path(path) if path else DEFAULT_PATH
+    return TableWatcher(p, parse_city_table, interval, settle=settle, clock=clock)

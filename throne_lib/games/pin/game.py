@@ -44,9 +44,8 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> P
 
     db = _cards(options)
     rules = options.get("rules", PIN_RULES)
-    if isinstance(rules, Mapping):
+    if not isinstance(rules, Rules):  # a log's overrides (any other type: a ValueError)
         rules = rules_from_dict(rules)
-    assert isinstance(rules, Rules)
     a, b = (check_deck(db, setup_deck(s), rules) for s in setups)
     m = PinMatch.new(db, (a.hq, b.hq), (a.cards, b.cards), seed, rules)
     m.setups = [deck_dict(a), deck_dict(b)]
@@ -64,16 +63,18 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def rules_from_dict(data: Mapping[str, Any]) -> Any:
+def rules_from_dict(data: object) -> Any:
     """Rules from a dict of overrides (lists back to tuples)."""
     import dataclasses
 
-    from throne_lib.games.pin.rules import PIN_RULES
+    from throne_lib.games.pin.rules import PIN_RULES, Rules
+    from throne_lib.kit.params import check_overrides
 
     def tup(v: Any) -> Any:
         return tuple(tup(x) for x in v) if isinstance(v, list) else v
 
-    return dataclasses.replace(PIN_RULES, **{k: tup(v) for k, v in data.items()})
+    checked = check_overrides(Rules, data, "PIN rules")
+    return dataclasses.replace(PIN_RULES, **{k: tup(v) for k, v in checked.items()})
 
 
 def deck_dict(deck: PinDeck) -> dict[str, Any]:
@@ -123,11 +124,11 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> PinDec
     raise ValueError(f"no PIN deck {word!r}: give a deck file or one of {known}")
 
 
-def parse_table(text: str) -> Any:
+def parse_table(text: str, filename: str = "") -> Any:
     """Card-table text -> PinCardDB (CardTableError lists FILE:ROW:COLUMN problems)."""
     from throne_lib.games.pin.cards import parse_pin_cards
 
-    return parse_pin_cards(text)
+    return parse_pin_cards(text, filename) if filename else parse_pin_cards(text)
 
 
 def _standard(seed: int = 0, **params: Any) -> Any:

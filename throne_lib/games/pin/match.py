@@ -143,9 +143,10 @@ class PinMatch:
 
     def hash(self) -> str:
         st = self.state
-        blob = repr(
-            (st.key(), hash(st.rng.getstate()[1]), self.db.hash)
-        ).encode()  # int hashing is stable
+        key: tuple[Any, ...] = (st.key(), hash(st.rng.getstate()[1]), self.db.hash)
+        if self.rules != PIN_RULES:  # other rules hash too: an edited log header fails at line 1
+            key = (*key, repr(self.rules))
+        blob = repr(key).encode()  # int hashing is stable
         return hashlib.sha256(blob).hexdigest()[:16]
 
     @property

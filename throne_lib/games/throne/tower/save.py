@@ -31,6 +31,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -271,7 +272,8 @@ def write_atomic(path: str | Path, text: str) -> Path:
     """Write ``text`` to a temporary file beside ``path``, fsync it, then rename it over."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    # the writer's pid in the name: a later save or load removes it once that process is gone
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.pid{os.getpid()}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -284,16 +286,31 @@ def write_atomic(path: str | Path, text: str) -> Path:
     return p
 
 
+def _writer_gone(tmp: Path) -> bool:
+    """The temp file names its writer (``.NAME.pidN.….tmp``) and no process N runs now."""
+    m = re.search(r"\.pid(\d+)\.", tmp.name)
+    if m is None or int(m.group(1)) == os.getpid():
+        return False
+    try:
+        os.kill(int(m.group(1)), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):  # another user's process, or not a pid: keep
+        return False
+    return False
+
+
 def remove_stale_temps(path: str | Path, min_age: float = 60.0) -> list[Path]:
-    """Remove the ``.NAME.*.tmp`` files a killed :func:`write_atomic` left beside ``path``
-    (a save in another process takes milliseconds: only files idle for ``min_age``
-    seconds are removed). Returns the paths removed."""
+    """Remove the ``.NAME.*.tmp`` files a killed :func:`write_atomic` left beside ``path``:
+    at once when the process that wrote one is gone (its pid is in the name), otherwise
+    once idle for ``min_age`` seconds (a save in another process takes milliseconds).
+    Called by every :func:`save_run` and :func:`load_run`. Returns the paths removed."""
     p = Path(path)
     removed = []
     now = time.time()
     for tmp in p.parent.glob(f".{glob.escape(p.name)}.*.tmp"):
         try:
-            if now - tmp.stat().st_mtime >= min_age:
+            if _writer_gone(tmp) or now - tmp.stat().st_mtime >= min_age:
                 tmp.unlink()
                 removed.append(tmp)
         except OSError:  # gone already, or not ours to remove: leave it
@@ -305,6 +322,8 @@ def save_run(run: Run, path: str | Path | None = None) -> Path:
     """Save the run atomically (R-TOWER-8); returns the path written."""
     p = Path(path) if path is not None else default_save_path()
     text = json.dumps(run_to_dict(run), ensure_ascii=False, separators=(",", ":"))
+    if p.parent.is_dir():
+        remove_stale_temps(p)  # a killed earlier save's temp file
     return write_atomic(p, text)
 
 
