@@ -46,6 +46,7 @@ from throne_lib.kit.log import AgentInfo, MatchRecorder
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.inspector import InspectBridge, InspectorPanel
+from throne_lib.kit.ui.opponents import OpponentPicker
 from throne_lib.kit.ui.shell import LogPanel, StatusLine, fit_to_window
 
 PROMPT_ZH = {
@@ -86,6 +87,8 @@ def target_seats(obs: dict[str, Any], act: Act) -> set[int]:
 
 
 class CastleApp:
+    game_name = "castle"  # the registry's name (the ISMCTS opponents read its hooks)
+
     def __init__(
         self, players: int = 4, seed: int = 1, human: int | None = None, tempo: float = 0.6,
         max_rounds: int | None = 60, watcher: CastleTableWatcher | None = None,
@@ -134,6 +137,7 @@ class CastleApp:
         self.tempo_w = W.FloatSlider(value=tempo, min=0.0, max=2.0, step=0.1, description="AI 节奏")
         new = W.Button(description="新对局", button_style="primary")
         new.on_click(lambda _: self.new_match())
+        self.opponents = OpponentPicker(self.game_name)  # 对手: scripted or ISMCTS (next match)
         settings = W.HBox([self.players_w, self.seed_w, self.rounds_w, self.tempo_w, new])
         for widget, css in (
             (self.status, "castle-status"), (self.buttons, "castle-actions"),
@@ -151,7 +155,7 @@ class CastleApp:
             layout=W.Layout(margin="0 0 0 8px"),
         )  # fmt: skip
         self.widget = W.VBox(
-            [settings, self.table_panel, self.status,  # settings first: 城池战 extends it
+            [settings, self.opponents, self.table_panel, self.status,  # 城池战 extends settings
              W.HBox([self.canvas, side], layout=W.Layout(align_items="flex-start")),
              self.replay_box],
         )  # fmt: skip
@@ -180,6 +184,8 @@ class CastleApp:
         rounds = self.rounds_w.value or None
         n = int(self.players_w.value)
         self.match, self.agents = self.make_match(n, int(self.seed_w.value), rounds)
+        self.ai.think = self._think if self.opponents.searching else None
+        self.ai.chosen = None
         if self.watcher is not None and isinstance(getattr(self.match, "options", None), dict):
             self.match.options["cards_csv"] = self.cards.source  # the log carries the table
         self._record()
@@ -209,7 +215,7 @@ class CastleApp:
             return
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
         path = self.log_dir / f"castle-{stamp}-seed{self.match.seed}.jsonl"
-        agents = [AgentInfo("human" if s == self.human_seat() else "scripted", int(self.seed_w.value))
+        agents = [AgentInfo("human" if s == self.human_seat() else self.opponents.name, int(self.seed_w.value))
                   for s in range(self.match.num_seats)]  # fmt: skip
         try:
             self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -259,7 +265,7 @@ class CastleApp:
         """The match and one agent per seat (a mode on this table overrides it)."""
         rules = CastleRules(max_rounds=rounds)
         match = CastleMatch(players=n, seed=seed, rules=rules, cards=self.cards)
-        return match, [ScriptedAgent(seed, s) for s in range(n)]
+        return match, [self.opponents.agent(seed, s, ScriptedAgent) for s in range(n)]
 
     def obs(self) -> dict[str, Any]:
         if self.match.is_over and self.reveal.value:
@@ -351,11 +357,18 @@ class CastleApp:
     def _ai_to_move(self) -> bool:
         return not self.match.is_over and self.match.current_seat != self.human
 
+    def _think(self) -> Any:
+        """The next AI action, searched in a worker thread (ISMCTS opponents)."""
+        return self.opponents.think(self.match, self.agents)
+
     def ai_step(self) -> bool:
         m = self.match
         if not self._ai_to_move():
             return False
-        self._apply(self.agents[m.current_seat].choose(m))
+        act, self.ai.chosen = self.ai.chosen, None
+        if act is None or act not in m.legal_actions():
+            act = self.agents[m.current_seat].choose(m)
+        self._apply(act)
         return True
 
     def run_ai(self) -> None:
@@ -445,11 +458,14 @@ class CastleApp:
     def show_status(self, obs: dict[str, Any], step: str, turn: str) -> None:
         me = obs["players"][self.human]
         m = self.match
+        thinking = self._ai_to_move() and self.opponents.searching
         self.status.show(
             f"你的身份：{me['role_zh']} · 英雄 {me['hero_name'] or '未选'} · "
-            f"第{obs['round']}轮 · 阶段 {step} · {turn}",
-            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
-        )
+            f"第{obs['round']}轮 · 阶段 {step} · {turn}"
+            + (f" · {self.opponents.thinking()}" if thinking else ""),
+            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over),
+             "thinking": int(thinking)},
+        )  # fmt: skip
 
     def _chooser(self, key: str) -> Callable[[Any], None]:
         return lambda _b: self.select(key)

@@ -34,6 +34,7 @@ class CastlePlaytestApp(CastleApp):
         self._seen = -1
         super().__init__(players=self.session.match.num_seats, tempo=0.0, max_rounds=None)
         self.widget.children[0].layout.display = "none"  # no settings, no 新对局
+        self.opponents.layout.display = "none"  # the session's AI seats are the store's
         self.widget.children = [page.bar, *self.widget.children]
         page.on_change = self.refresh
 

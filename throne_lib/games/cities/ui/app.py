@@ -47,6 +47,8 @@ def city_args(act: Act) -> set[str]:
 
 
 class CitiesApp(CastleApp):
+    game_name = "cities"
+
     def __init__(
         self,
         players: int = 3,
@@ -123,7 +125,7 @@ class CitiesApp(CastleApp):
             rules=CitiesRules(max_rounds=rounds, deck_mode=str(self.deck_w.value)),
             teams=labels,
         )
-        return match, [CitiesAgent(seed, s) for s in range(n)]
+        return match, [self.opponents.agent(seed, s, CitiesAgent) for s in range(n)]
 
     def concede(self) -> None:
         act = Act("concede", (self.human,))
@@ -223,10 +225,16 @@ class CitiesApp(CastleApp):
         )
         limit = cv["max_rounds"] or "∞"
         mine = cv["teams"][self.human] + 1
+        thinking = self.revealed and self._ai_to_move() and self.opponents.searching
         self.status.show(
             f"你：队伍{mine} · {me['hero_name'] or '未选英雄'} · 第 {obs['round']}/{limit} 轮 · "
-            f"阶段 {step} · {turn}",
-            {"round": obs["round"], "seat": m.current_seat, "over": int(m.is_over)},
+            f"阶段 {step} · {turn}" + (f" · {self.opponents.thinking()}" if thinking else ""),
+            {
+                "round": obs["round"],
+                "seat": m.current_seat,
+                "over": int(m.is_over),
+                "thinking": int(thinking),
+            },  # fmt: skip
             extra=f"<div class='cities-teams-bar' style='font-size:14px'>{teams}</div>",
         )
 

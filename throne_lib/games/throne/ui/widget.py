@@ -54,7 +54,13 @@ TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
 STEP = "step"  # 逐步: the AI waits for 「下一步」 before each action
 DRAG_START_PX = 6  # a press that moves further than this is a drag, not a click
 LOG_BLOCKS = 60  # newest turns shown in the 战报 widget (the whole log is saved)
-AGENT_ZH = {"random": "随机", "standard": "标准 AI", "search": "搜索 AI", "ai": "AI"}
+AGENT_ZH = {
+    "random": "随机",
+    "standard": "标准 AI",
+    "search": "搜索 AI",
+    "ismcts": "信息集搜索 AI",
+    "ai": "AI",
+}
 INSPECTOR_H = 230  # px: the inspector panel above the 战报
 SIDE_COLOUR = ("#1d4796", "#962c25")
 TOWER_HREF = "tower.ipynb"

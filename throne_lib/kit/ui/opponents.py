@@ -1,0 +1,69 @@
+"""「对手」: a play page's choice of opponents — the game's scripted agent, or ISMCTS
+(:mod:`throne_lib.kit.ismcts`) with a think time per decision — for any game.
+
+The page asks :meth:`OpponentPicker.agent` for each AI seat when it starts a match, runs
+:meth:`OpponentPicker.think` in a worker thread (``AiTurns(think=…)``) so the kernel stays
+responsive while the search runs, and adds :meth:`OpponentPicker.thinking` to its status
+line while an ISMCTS seat is to act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+
+SCRIPTED = "scripted"
+ISMCTS = "ismcts"
+
+
+class OpponentPicker(W.HBox):
+    """A dropdown (规则 AI / 信息集搜索) and, for ISMCTS, a think-time slider in seconds
+    (CPU time of the thinking thread per decision)."""
+
+    def __init__(self, game: str, think: float = 0.5, css: str = "opponent-picker") -> None:
+        self.game = game
+        self.kind = W.Dropdown(
+            options=[("规则 AI", SCRIPTED), ("信息集搜索 ISMCTS", ISMCTS)],
+            value=SCRIPTED,
+            description="对手",
+            layout=W.Layout(width="270px"),
+        )
+        self.seconds = W.FloatSlider(
+            value=think, min=0.1, max=3.0, step=0.1, description="思考时间(秒)",
+            readout_format=".1f", layout=W.Layout(width="300px", display="none"),
+        )  # fmt: skip
+        self.kind.add_class(f"{css}-kind")
+        self.seconds.add_class(f"{css}-think")
+        self.kind.observe(lambda _: self._show_slider(), names="value")
+        super().__init__([self.kind, self.seconds])
+        self.add_class(css)
+
+    def _show_slider(self) -> None:
+        self.seconds.layout.display = "" if self.searching else "none"
+
+    @property
+    def searching(self) -> bool:
+        return bool(self.kind.value == ISMCTS)
+
+    @property
+    def name(self) -> str:
+        """The agent name a log records for the AI seats."""
+        return ISMCTS if self.searching else SCRIPTED
+
+    def agent(self, seed: int, seat: int, scripted: Callable[[int, int], Any]) -> Any:
+        """The agent of an AI seat: ``scripted(seed, seat)`` or ISMCTS with the think time."""
+        if not self.searching:
+            return scripted(seed, seat)
+        from throne_lib.kit.ismcts import IsmctsAgent
+
+        return IsmctsAgent(seed * 16 + seat, game=self.game, seconds=float(self.seconds.value))
+
+    def think(self, match: Any, agents: list[Any]) -> Any:
+        """The next AI action, chosen on a copy of the match (run in a worker thread)."""
+        sim = match.copy()
+        return agents[sim.current_seat].choose(sim)
+
+    def thinking(self) -> str:
+        return f"AI 思考中（信息集搜索，每步约 {float(self.seconds.value):.1f} 秒）…"
