@@ -109,7 +109,7 @@ class CastleApp:
         self.canvas.on_client_ready(self._client_ready)
         self.status = StatusLine("castle-status", "castle-state")
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap", width="360px"))
-        self.buttons = W.VBox()
+        self.buttons = W.VBox(layout=W.Layout(max_height="250px", overflow="hidden auto"))
         self.log_panel = LogPanel(
             width=360, height=200, title="<b>战报</b>（最新在上，点击名字查看）", css="castle-log"
         )

@@ -26,7 +26,7 @@ def card_html(card: CastleCard, note: str = "") -> str:
         figures.append(row("价值", str(card.value)))
     if card.range and card.kind in ("hero", "equipment") or card.is_soldier:
         figures.append(row("射程", "无限" if math.isinf(card.range) else f"{card.range:g}"))
-    if card.count:
+    if card.count and card.kind != "hero":  # how many of it the box holds
         figures.append(row("张数", str(card.count)))
     kind = KIND_ZH.get(card.kind, card.kind)
     sub = f"{card.title} · {kind}" if card.title else kind
@@ -49,7 +49,8 @@ def seat_html(obs: Mapping[str, Any], seat: int, cards: CastleCards) -> str:
     if p.get("role_zh"):  # 城池战 has teams, no identities
         now.append(row("身份", p["role_zh"] if p["role"] != "?" else "未知"))
     if p.get("leadership") is not None:
-        now.append(row("统率", str(p["leadership"])))
+        lead = int(p["leadership"])
+        now.append(row("统率", "无限" if lead < 0 else str(lead)))  # 庞然大军: -1
     if p.get("distance") not in (None, 0, 99):
         now.append(row("距离", str(p["distance"])))
     status = [*p["status"], *([state] if state else []), *(["坚持"] if p["holding"] else [])]

@@ -26,7 +26,7 @@ TEAM_COLOURS = (
     "#7f8c8d",
     "#a04000",
 )
-CARD_W, CARD_H = 116, 60  # an empty city: name and bar, then its 破城 text in 3 lines
+CARD_W, CARD_H = 104, 60  # an empty city: name and bar, then its 破城 text in 3 lines
 TOP_H = 58  # the current city's card under a seat's box (CW-UI-1): 守城 text in 2 lines
 STRIP_H = TOP_H
 FAN = 13  # how much of each rear city shows beneath it
@@ -59,8 +59,16 @@ def area_box(obs: Mapping[str, Any]) -> tuple[float, float, float, float]:
     fanned), as tall as its rows of cards, up to the bottom seat's box."""
     rows = max(1, (len(obs["cities"]["empty"]) + 2) // 3)
     h = AREA_HEAD + rows * (CARD_H + 6) + 4
-    top = min(H / 2 - 14 - 200 + BOX_H / 2 + 3 + TOP_H + 2 * FAN + 8, H / 2 + 132 - h)
-    return W / 2 - AREA_W / 2, top, AREA_W, h
+    top, bottom = H / 2 - 100, H  # below the seats above it, above the ones below it
+    for p in obs["players"]:
+        cx, cy = seat_centre(obs, p["seat"])
+        if abs(cx - W / 2) >= (AREA_W + BOX_W) / 2:
+            continue  # beside the area
+        if cy < H / 2:
+            top = max(top, cy + BOX_H / 2 + 3 + TOP_H + 2 * FAN + 8)
+        else:
+            bottom = min(bottom, cy - BOX_H / 2 - 4)
+    return W / 2 - AREA_W / 2, min(top, max(H / 2 - 100, bottom - h)), AREA_W, h
 
 
 def empty_slots(obs: Mapping[str, Any]) -> list[tuple[str, float, float]]:
