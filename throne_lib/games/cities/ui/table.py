@@ -59,7 +59,7 @@ def area_box(obs: Mapping[str, Any]) -> tuple[float, float, float, float]:
     fanned), as tall as its rows of cards, up to the bottom seat's box."""
     rows = max(1, (len(obs["cities"]["empty"]) + 2) // 3)
     h = AREA_HEAD + rows * (CARD_H + 6) + 4
-    top, bottom = H / 2 - 100, H  # below the seats above it, above the ones below it
+    top, bottom = H / 2 - 100.0, float(H)  # below the seats above it, above those below
     for p in obs["players"]:
         cx, cy = seat_centre(obs, p["seat"])
         if abs(cx - W / 2) >= (AREA_W + BOX_W) / 2:
