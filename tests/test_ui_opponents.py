@@ -55,3 +55,25 @@ def test_cities_page_builds_ismcts_for_cities() -> None:
     app.schedule_ai = lambda: None  # type: ignore[method-assign]
     app.new_match()
     assert {a.game for a in app.agents} == {"cities"}
+
+
+def test_pin_board_plays_ismcts_and_says_it_thinks() -> None:
+    from throne_lib.games.pin.ui.widget import PinBoard, pin_app
+    from throne_lib.kit import registry
+
+    assert any(isinstance(c, OpponentPicker) for c in pin_app(ai_mode="manual").children)
+    picker = OpponentPicker("pin")
+    picker.kind.value = "ismcts"
+    picker.seconds.value = 0.1
+    m = registry.get("pin").new(seed=4)
+    while len(m.legal_actions()) < 2:
+        m.apply(m.legal_actions()[0])
+    board = PinBoard(m, human=1 - m.current_seat, ai_mode="manual", opponents=picker)
+    assert isinstance(board.agent, IsmctsAgent) and board.ai.think is not None
+    assert "思考中" in board.status.value
+    chosen = board.ai.think()
+    assert chosen in m.legal_actions()
+    board.ai.chosen = chosen
+    before = len(m.history)
+    board._ai_step()
+    assert m.history[before] == chosen

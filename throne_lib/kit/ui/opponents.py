@@ -65,5 +65,24 @@ class OpponentPicker(W.HBox):
         sim = match.copy()
         return agents[sim.current_seat].choose(sim)
 
+    def step_agent(self, chosen: Any, match: Any, agent: Any) -> Any:
+        """What plays the AI's next action: the one ``think`` chose (still legal), else
+        ``agent`` itself."""
+        if chosen is not None and chosen in match.legal_actions():
+            return Planned(chosen)
+        return agent
+
     def thinking(self) -> str:
         return f"AI 思考中（信息集搜索，每步约 {float(self.seconds.value):.1f} 秒）…"
+
+
+class Planned:
+    """An agent that plays one action chosen beforehand (by a worker thread)."""
+
+    name = "planned"
+
+    def __init__(self, action: Any) -> None:
+        self.action = action
+
+    def choose(self, match: Any) -> Any:
+        return self.action

@@ -26,6 +26,7 @@ from throne_lib.games.pin.ui.inspect import PHASE_ZH, card_html, unit_html, unit
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.inspector import InspectBridge, InspectorPanel
+from throne_lib.kit.ui.opponents import OpponentPicker
 from throne_lib.kit.ui.shell import (
     LogPanel,
     ResultPanel,
@@ -77,14 +78,21 @@ class PinBoard(W.VBox):
     """One match, the human on ``human`` against the scripted AI."""
 
     def __init__(
-        self, match: PinMatch, human: int = 0, ai_mode: str = "async", tempo: str = "standard"
-    ) -> None:
+        self, match: PinMatch, human: int = 0, ai_mode: str = "async", tempo: str = "standard",
+        opponents: OpponentPicker | None = None,
+    ) -> None:  # fmt: skip
         from throne_lib.games.pin.ui.controller import PinController
 
         self.match = match
         self.human = human
         self.ctrl = PinController(match, human)
-        self.agent = ScriptedAgent(seed=7)
+        self.opponents = opponents  # 对手: the scripted AI, or ISMCTS with a think time
+        searching = opponents is not None and opponents.searching
+        self.agent: Any = (
+            opponents.agent(7, 1 - human, lambda s, _seat: ScriptedAgent(seed=s))
+            if opponents is not None and searching
+            else ScriptedAgent(seed=7)
+        )
         self.ai_mode = ai_mode
         self.tempo = tempo
         self.seq = 0  # inputs handled (the page shows it for browser tests)
@@ -121,10 +129,11 @@ class PinBoard(W.VBox):
         fit_to_window(self, self.hand)  # the board, its prompt and the hand at 1280×720
         self.ai = AiTurns(
             self._ai_to_move,
-            lambda: self.ctrl.ai_step(self.agent),
+            self._ai_step,
             after=self.refresh,
             delay=lambda: TEMPO_S[self.tempo],
             mode=ai_mode,
+            think=self._think if searching else None,
         )
         self.refresh()
         self._ai()
@@ -190,6 +199,17 @@ class PinBoard(W.VBox):
             self.ctrl.message = str(exc)
 
     # --- the AI --------------------------------------------------------------------
+    def _think(self) -> Any:
+        """The AI's next action, searched on a copy in the worker thread (ISMCTS)."""
+        sim = self.match.copy()
+        return self.agent.choose(sim)
+
+    def _ai_step(self) -> list[Any]:
+        chosen, self.ai.chosen = self.ai.chosen, None
+        if self.opponents is None:
+            return self.ctrl.ai_step(self.agent)
+        return self.ctrl.ai_step(self.opponents.step_agent(chosen, self.match, self.agent))
+
     def _ai_to_move(self) -> bool:
         return not self.match.is_over and self.match.current_seat != self.human
 
@@ -240,6 +260,8 @@ class PinBoard(W.VBox):
                 )
             else:
                 info = "对手行动中……"
+                if self.opponents is not None and self.opponents.searching:
+                    info += " " + self.opponents.thinking()
         self.log_panel.show_lines(self.ctrl.log[-300:][::-1], self._refs())
         d = m.state.pending
         data = {
@@ -397,13 +419,15 @@ def pin_app(ai_mode: str = "async") -> W.VBox:
     seed.add_class("pin-seed")
     start = W.Button(description="开始对局", button_style="primary")
     start.add_class("pin-start")
+    opponents = OpponentPicker("pin")
     holder = W.VBox()
 
     def begin(_: Any) -> None:
         rules = dataclasses.replace(PIN_RULES, round_limit=3) if quick.value else PIN_RULES
         match = registry.get("pin").new(seed=seed.value, rules=rules)
         assert isinstance(match, PinMatch)
-        holder.children = [PinBoard(match, 0, ai_mode, "fast" if quick.value else "standard")]
+        tempo = "fast" if quick.value else "standard"
+        holder.children = [PinBoard(match, 0, ai_mode, tempo, opponents)]
 
     start.on_click(begin)
-    return W.VBox([W.HBox([quick, seed, start]), holder])
+    return W.VBox([W.HBox([quick, seed, start]), opponents, holder])
