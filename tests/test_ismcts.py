@@ -45,8 +45,9 @@ def others(game: registry.Game) -> str:
 def midgame(name: str, seed: int, actions: int = 30, seats: int = 0) -> Any:
     """A position of ``name`` after some actions of its default agents, at a choice."""
     g = registry.get(name)
-    if name == TAKEAWAY.name:
-        actions = 1  # a small pile: later positions have no choice left
+    # short games: later positions have no choice left (a small pile), or nothing hidden
+    # left to redraw (goofspiel's last prizes)
+    actions = {TAKEAWAY.name: 1, "goofspiel": 6}.get(name, actions)
     m = g.new(g.default_setups(seats or seats_of(g)), seed=seed)
     agents = [make_agent(others(g), seed * 10 + s, name) for s in range(m.num_seats)]
     for _ in range(actions):

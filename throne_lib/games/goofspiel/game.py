@@ -156,12 +156,11 @@ class GoofMatch:
 
     def resample(self, seat: int, rng: random.Random) -> GoofMatch:
         """A copy with what ``seat`` cannot see redrawn: the order of the prizes under
-        the top one and, for seat 1, seat 0's pending bid (a card seat 0 still had)."""
+        the top one, the RNG and, for seat 1, seat 0's pending bid (a card it still had)."""
         seat = check_seat(seat, 2, self.game)
         c = self.copy()
-        rest = c.prizes[1:]
-        rng.shuffle(rest)
-        c.prizes[1:] = rest
+        c.prizes[1:] = rng.sample(c.prizes[1:], len(c.prizes[1:]))
+        c.rng.seed(rng.getrandbits(64))  # the match RNG's future draws are hidden too
         if seat == 1 and c.pending is not None:
             c.hands[0].append(c.pending)
             c.pending = rng.choice(sorted(c.hands[0]))
