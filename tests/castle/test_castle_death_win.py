@@ -226,7 +226,8 @@ def test_neutral_defect_or_refuse() -> None:
     assert not m2.is_over and P(m2, 3).camp == "enemy" and P(m2, 3).camp_fixed
     while m2.state.turn_seat != 3:
         finish_turn(m2)
-    assert m2.prompt_kind != "declare"  # fixed: no switching at turn start
+    # fixed: no switching at turn start (CH-ROLE-8); the start step is asked all the same
+    assert m2.prompt_kind == "declare" and texts(m2) == ["declare keep"]
 
 
 def test_neutral_of_camp_castle_ends_game() -> None:

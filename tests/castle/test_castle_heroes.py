@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.castle.helpers import P, do, scen, texts
+from tests.castle.helpers import P, do, scen, settle, texts
 from throne_lib.games.castle import CastleRules
 
 
@@ -145,6 +145,7 @@ def test_tang_na_roar() -> None:
     do(m, "end_play")
     while m.state.turn_seat != 2:
         m.apply(m.legal_actions()[-1])
+    settle(m)  # 迪什's turn start (CH-TURN-3) to its draw and skipped 出牌阶段
     lines = m.log_lines(0)  # seat 0 sees the count of 迪什's draw, not the cards
     start = lines.index("—— 第1轮 迪什 的回合 ——")
     assert "迪什 摸了2张牌" in lines[start:] and "迪什 眩晕，跳过出牌阶段" in lines[start:]
@@ -205,9 +206,10 @@ def test_bai_pa_self_destruct() -> None:
 
 
 def test_bai_pa_leap_swaps_seats() -> None:
-    """CH-HERO-15: a hero at seat distance ≥ 2 swaps seats with him, takes 1; turn passing
-    then follows CH-TURN-1 (by seat)."""
-    m = scen("lord bai_pa", "enemy tang_na", "enemy li_wei", "enemy di_shi", "enemy ge_lu_qi")
+    """CH-HERO-15: a hero at seat distance ≥ 2 swaps seats with him, takes 1; with the
+    CH-TURN-1 variant ``turn_passing="by_seat"`` the turn then follows the positions."""
+    m = scen("lord bai_pa", "enemy tang_na", "enemy li_wei", "enemy di_shi", "enemy ge_lu_qi",
+             rules=CastleRules(turn_passing="by_seat"))  # fmt: skip
     assert {a.args[1] for a in m.legal_actions() if a.args[:1] == ("leap",)} == {"h2", "h3"}
     do(m, "skill leap h2")
     assert m.state.pos[0] == 2 and m.state.pos[2] == 0 and P(m, 2).hp == 3
@@ -219,11 +221,11 @@ def test_bai_pa_leap_swaps_seats() -> None:
 
 
 def test_leap_with_turn_passing_by_hero_keeps_the_starting_order() -> None:
-    """CH-TURN-1 Reading ``turn_passing="by_hero"``: after the same 跳跃 (CH-HERO-15) the
-    turns still follow the heroes' seating order of the start, so the 城主 waits a round."""
-    rules = CastleRules(turn_passing="by_hero")
-    m = scen("lord bai_pa", "enemy tang_na", "enemy li_wei", "enemy di_shi", "enemy ge_lu_qi",
-             rules=rules)  # fmt: skip
+    """CH-TURN-1 Reading ``turn_passing="by_hero"`` (the default): after the same 跳跃
+    (CH-HERO-15) the turns still follow the heroes' seating order of the start, so the 城主
+    waits a round."""
+    assert CastleRules().turn_passing == "by_hero"
+    m = scen("lord bai_pa", "enemy tang_na", "enemy li_wei", "enemy di_shi", "enemy ge_lu_qi")
     do(m, "skill leap h2")
     assert m.state.pos[0] == 2 and m.state.pos[2] == 0
     do(m, "end_play")

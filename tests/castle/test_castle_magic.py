@@ -252,15 +252,14 @@ def test_poison_on_soldier_commander_turn() -> None:
 
 
 def test_ask_everyone_parameter() -> None:
-    """CH-MAGIC-12 / CH-UI-3: with ask_only_able=False every able hero is asked in a
-    counter window, holding 魔法抵消 or not (so being asked reveals nothing)."""
+    """CH-MAGIC-12 / CH-UI-3: by default (ask_only_able=False) every able hero is asked in
+    a counter window, holding 魔法抵消 or not (so being asked reveals nothing)."""
     m = scen(
         "lord tang_na hand=horn_of_plenty",
         "enemy bai_pa",
         "enemy di_shi hand=counterspell",
-        rules=CastleRules(ask_only_able=False),
     )
-    do(m, "magic horn_of_plenty")
+    m.apply("magic horn_of_plenty")
     assert m.current_seat == 1 and texts(m) == ["decline"]
-    do(m, "decline")
+    m.apply("decline")
     assert m.current_seat == 2 and texts(m) == ["counter", "decline"]

@@ -9,6 +9,7 @@ import pytest
 
 from throne_lib.games.castle import CastleMatch, CastleRules, box_census
 from throne_lib.games.castle.rules import DEFAULT_ROLE_TABLE, RoleTableError, check_role_row
+from tests.castle.helpers import settle
 from throne_lib.kit.protocol import IllegalAction
 
 
@@ -17,6 +18,7 @@ def to_battle(m: CastleMatch, pick: int = 0) -> None:
     while m.state.stage != "battle":
         acts = m.legal_actions()
         m.apply(acts[pick if m.prompt_kind == "pick_hero" else 0])
+    settle(m)  # the 城主's turn start (CH-UI-3: asked of every hero) to its 出牌阶段
 
 
 @pytest.mark.parametrize("n", range(3, 9))

@@ -57,6 +57,7 @@ def test_goblin_cowardly_roll_public() -> None:
         from throne_lib.games.castle import CastleMatch
 
         m = CastleMatch.from_scenario(text)
+        m.apply("declare keep")  # CH-TURN-3: the turn start asks every hero first
         line = next(x for x in m.log_lines(1) if "怯懦判定" in x)
         outcomes.add("畏战" in line)
         sol = P(m, 0).soldiers[0]

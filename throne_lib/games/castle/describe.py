@@ -6,6 +6,7 @@ from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.rules import CAMP_ZH
 from throne_lib.games.castle.skills import SKILL_ZH
 from throne_lib.games.castle.state import State
+from throne_lib.games.castle.turn import may_declare
 
 SIMPLE = {
     "pass": "结束部署",
@@ -52,9 +53,10 @@ def describe(s: State, act: Act, prompt_kind: str = "") -> str:
         return f"部署 {card.name}（价值{card.value}）"
     if k == "declare":
         what = str(a[0])
-        return (
-            "保持阵营" if what == "keep" else f"宣布阵营：{CAMP_ZH['' if what == 'none' else what]}"
-        )
+        if what != "keep":
+            return f"宣布阵营：{CAMP_ZH['' if what == 'none' else what]}"
+        pr = s.prompt  # CH-UI-3: every hero's turn start asks; only a neutral may declare
+        return "保持阵营，开始回合" if pr is not None and may_declare(s, pr.seat) else "开始回合"
     if k == "attack":
         pay = "任意2张手牌" if a[2] == "two" else "1张剑"
         extra = f"，狙击+{a[1]}" if int(a[1]) else ""

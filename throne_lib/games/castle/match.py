@@ -20,6 +20,8 @@ from throne_lib.kit.protocol import IllegalAction, check_seat
 
 _DEFAULT_CARDS: CastleCards | None = None
 _RULEBOOK = CastleRules()
+# the answers that only pass: keep one's camp at turn start, decline a rescue or counter
+PASSES = (Act("declare", ("keep",)), Act("decline"))
 
 
 def default_cards() -> CastleCards:
@@ -103,6 +105,14 @@ class CastleMatch:
 
     def parse(self, text: str) -> Act:
         return Act.parse(text)
+
+    def forced_pass(self) -> Act | None:
+        """The pass, when passing is all ``current_seat`` may do: a hero that may not
+        declare at its turn start, a seat asked in a rescue or counter window with nothing
+        to answer with (CH-UI-3). Its UI may give it at once; the others see the same wait
+        either way, since every seat is asked whether or not it holds anything."""
+        legal = self.legal_actions()
+        return legal[0] if len(legal) == 1 and legal[0] in PASSES else None
 
     def apply(self, action: Act | str) -> list[Event]:
         act = as_act(action)

@@ -23,9 +23,11 @@ DEFAULT_ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
 }
 
 
-# CH-TURN-1 Reading: "by_seat" passes the turn to the next living hero clockwise from the
-# position the turn began at (a 跳跃 swap moves a hero's turn); "by_hero" keeps the heroes'
-# clockwise order of the battle's start (seat numbers), whatever swaps happen.
+# CH-TURN-1 Reading: "by_hero" (the rulebook's) keeps the heroes' clockwise order of the
+# battle's start, whatever swaps happen, so every living hero has one turn per round;
+# "by_seat" passes the turn to the next living hero clockwise from the position the turn
+# began at (a 跳跃 swap moves a hero's turn: a 拜帕 leaping onto the 城主 every turn denies
+# him all his turns).
 TURN_PASSING = ("by_seat", "by_hero")
 
 
@@ -76,7 +78,7 @@ class CastleRules:
     leftover_mana_source: str = "conjured"  # CH-PREP-5 ("deck" takes real 魔)
     public_discard: bool = True  # CH-DECK-6
     reshuffle_discard: bool = True  # CH-DECK-7
-    turn_passing: str = "by_seat"  # CH-TURN-1 ("by_hero": the seating order of the start)
+    turn_passing: str = "by_hero"  # CH-TURN-1 ("by_seat": by position, 跳跃 moves turns)
     draw_per_turn: int = 2  # CH-TURN-4
     ability_uses_per_turn: int = 1  # CH-TURN-6
     max_rounds: int | None = 60  # CH-TURN-11
@@ -134,9 +136,11 @@ class CastleRules:
     rewind_turn: str = "own_previous"  # CH-MAGIC-9
     ice_storm_hits_soldiers: bool = False  # CH-MAGIC-10
     log_counter_prompts: bool = False  # CH-MAGIC-12
-    # Engine choice, not in the rulebook: a window (rescue, counter) asks only seats that
-    # hold a card they could answer with; the others pass without a prompt.
-    ask_only_able: bool = True
+    # CH-UI-3: a window (rescue, counter) asks every able living hero in turn, whether or
+    # not it holds a card to answer with, so the pause tells no one who holds 愈 or 魔法抵消.
+    # True is the old engine shortcut (only holders are asked): it leaks hands to every
+    # other seat and is kept only to replay logs made with it.
+    ask_only_able: bool = False
 
     def __post_init__(self) -> None:
         if self.turn_passing not in TURN_PASSING:

@@ -50,19 +50,28 @@ def _turn_start(s: State, seat: int) -> None:
     push(s, ("declare_ask", seat), ("poison", seat), ("after_action",), ("coward", seat))
 
 
+def may_declare(s: State, seat: int) -> bool:
+    """CH-ROLE-7/CH-ROLE-8: a living neutral whose camp isn't fixed may declare."""
+    p = s.players[seat]
+    return p.alive and p.role == "neutral" and not p.camp_fixed
+
+
 @op("declare_ask")
 def _declare_ask(s: State, seat: int) -> None:
-    p = s.players[seat]
-    if p.alive and p.role == "neutral" and not p.camp_fixed:
+    """CH-TURN-3 (2) / CH-UI-3: every living hero's turn start asks it, not only a
+    neutral's, so the others see the same step whoever may declare; a hero that may not
+    declare has one answer, to keep its camp (``declare keep``), and may give it at once."""
+    if s.players[seat].alive:
         ask(s, "declare", seat)
 
 
 @prompt("declare", "CH-ROLE-7")
 def _declare_legal(s: State, pr: Prompt) -> list[Act]:
+    keep = [Act("declare", ("keep",))]
+    if not may_declare(s, pr.seat):
+        return keep
     cur = s.players[pr.seat].camp
-    return [Act("declare", (c or "none",)) for c in ("", "enemy", "castle") if c != cur] + [
-        Act("declare", ("keep",))
-    ]
+    return [Act("declare", (c or "none",)) for c in ("", "enemy", "castle") if c != cur] + keep
 
 
 @answer("declare")
@@ -220,7 +229,7 @@ def _cleanup(s: State, seat: int) -> None:
 def _next_turn(s: State) -> None:
     """CH-TURN-1: the next living hero clockwise after the seat the turn began at
     (``turn_passing="by_seat"``), or after the hero whose turn it was in the seating order
-    of the start (``"by_hero"``)."""
+    of the start (``"by_hero"``, the rulebook's: a 跳跃 swaps seats, never turns)."""
     living = set(s.living())
     if not living:
         return

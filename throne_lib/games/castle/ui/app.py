@@ -50,7 +50,7 @@ from throne_lib.kit.ui.opponents import OpponentPicker
 from throne_lib.kit.ui.shell import LogPanel, StatusLine, fit_to_window
 
 PROMPT_ZH = {
-    "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "宣布阵营",
+    "pick_hero": "选择你的英雄", "draft": "部署士兵（消耗法力值）", "declare": "回合开始（中立可宣布阵营）",
     "play": "出牌阶段：选择手牌或技能，再点击目标", "command_pick": "指挥阶段：选择进攻的一组",
     "order": "命令士兵攻击", "discard": "弃牌", "block": "你被攻击了，是否打出剑抵挡？",
     "rescue": "有英雄濒死，是否使用愈救援？", "counter": "是否打出魔法抵消？",
@@ -355,16 +355,31 @@ class CastleApp:
 
     # --- AI seats -----------------------------------------------------------------------
     def _ai_to_move(self) -> bool:
-        return not self.match.is_over and self.match.current_seat != self.human
+        """An AI seat is to act, or the human seat's only answer is a pass (CH-UI-3: a
+        seat with nothing to answer passes at once; the others wait alike either way)."""
+        m = self.match
+        if m.is_over:
+            return False
+        return m.current_seat != self.human or m.forced_pass() is not None
 
     def _think(self) -> Any:
-        """The next AI action, searched in a worker thread (ISMCTS opponents)."""
+        """The next AI action, searched in a worker thread (ISMCTS opponents); the human
+        seat's forced pass needs no search."""
+        if self.match.current_seat == self.human:
+            return self.match.forced_pass()
         return self.opponents.think(self.match, self.agents)
 
     def ai_step(self) -> bool:
         m = self.match
         if not self._ai_to_move():
             return False
+        if m.current_seat == self.human:  # its forced pass (CH-UI-3), given at once
+            self.ai.chosen = None
+            act = m.forced_pass()
+            if act is None:
+                return False
+            self._apply(act)
+            return True
         act, self.ai.chosen = self.ai.chosen, None
         if act is None or act not in m.legal_actions():
             act = self.agents[m.current_seat].choose(m)
