@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
+from tests.castle.helpers import settle
 from throne_lib.games.castle import CastleMatch, CastleRules, box_census
 from throne_lib.games.castle.rules import DEFAULT_ROLE_TABLE, RoleTableError, check_role_row
-from tests.castle.helpers import settle
 from throne_lib.kit.protocol import IllegalAction
 
 

@@ -70,7 +70,9 @@ def test_every_turn_start_looks_alike_neutral_or_not() -> None:
     obs = neutral.observation(1)
     assert obs["step"] == "start" and obs["prompt"] == {"kind": "awaiting", "mine": False}
     assert neutral.current_seat == reinf.current_seat == 4
-    assert len(neutral.legal_actions()) == 3 and reinf.legal_actions() == [reinf.parse("declare keep")]
+    assert len(neutral.legal_actions()) == 3 and reinf.legal_actions() == [
+        reinf.parse("declare keep")
+    ]
     for m in (neutral, reinf):
         m.apply("declare keep")
     _same_view(neutral, reinf, 1)
@@ -87,6 +89,7 @@ def test_rescue_window_asks_everyone_holding_or_not() -> None:
     asked = []
     for m in (with_heal, without):
         m.apply("attack h1 0 sword")
+        m.apply("no_block")  # 李维 is asked to block too, 剑 or not (none here)
     while with_heal.prompt_kind == "rescue":
         _same_view(with_heal, without, 3)
         asked.append(with_heal.current_seat)
@@ -100,7 +103,9 @@ def test_rescue_window_asks_everyone_holding_or_not() -> None:
 def test_counter_window_asks_everyone_holding_or_not() -> None:
     """CH-MAGIC-12 / CH-UI-3: a counter window asks each other able hero, holding 魔法抵消 or
     not; being asked (or the pause) tells seat 1 nothing about seat 2's hand."""
-    holder = scen("lord tang_na hand=horn_of_plenty", "enemy li_wei", "enemy bai_pa hand=counterspell")
+    holder = scen(
+        "lord tang_na hand=horn_of_plenty", "enemy li_wei", "enemy bai_pa hand=counterspell"
+    )
     other = scen("lord tang_na hand=horn_of_plenty", "enemy li_wei", "enemy bai_pa hand=sword")
     for m in (holder, other):
         m.apply("magic horn_of_plenty")

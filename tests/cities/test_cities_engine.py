@@ -264,7 +264,7 @@ def test_kill_reward_by_team_and_the_dead_hero_keeps_its_seat() -> None:
     dist_before = {r: s.seat_distance(seat, r) for r in range(3)}
     touch(m)
     m.apply(Act("attack", (victim.ref, 0, "sword")))
-    while m.prompt_kind in ("rescue", "hold", "throes"):
+    while m.prompt_kind in ("block", "rescue", "hold", "throes"):
         m.apply(m.legal_actions()[-1])
     m.apply("end_play")
     while s.turn_seat == seat and not m.is_over:
@@ -290,7 +290,7 @@ def test_ally_kill_gives_nothing() -> None:
     if Act("attack", (f"h{ally}", 0, "sword")) not in m.legal_actions():
         pytest.fail("the ally's hero should be attackable with 疾风")
     m.apply(Act("attack", (f"h{ally}", 0, "sword")))
-    while m.prompt_kind in ("rescue", "hold", "throes"):
+    while m.prompt_kind in ("block", "rescue", "hold", "throes"):
         m.apply(m.legal_actions()[-1])
     m.apply("end_play")
     while s.turn_seat == seat and not m.is_over:

@@ -183,7 +183,7 @@ def deal(s: State, ref: str, amount: int, src: int, kind: str, by: str = "") -> 
         s.fell_now.append(p.seat)
         log(s, "fall", f"{s.hero_name(p.seat)} 陷入濒死状态")
         if kind != "loss":
-            if s.has(p.seat, "death_throes") and p.hand.count("sword") > 0:
+            if s.has(p.seat, "death_throes"):  # CH-UI-3: asked, 剑 or not (yes needs one)
                 push(s, ("throes_ask", p.seat, by or f"h{src}"))
             if s.has(p.seat, "resist_death"):
                 push(s, ("hold_ask", p.seat))
@@ -239,8 +239,7 @@ def banner_can_answer(s: State, p: Player) -> bool:
         and s.has(p.seat, "dark_banner")
         and not p.banner
         and able(s, p.seat)
-        and ("mana" in p.hand or "conjured_mana" in p.hand)
-    )
+    )  # CH-UI-3: asked whether or not it holds the 魔 to pay (yes is legal only then)
 
 
 @op("atk_defend")
@@ -275,9 +274,8 @@ def _atk_defend(s: State, a: Atk) -> None:
             if ok:
                 push(s, ("atk_negated", a))
                 return
-        need = 2 if a.deadly and a.by_hero else 1
         blockable = not a.no_save and not (a.aim and a.by_hero)
-        if blockable and able(s, t.seat) and t.hand.count("sword") >= need:
+        if blockable and able(s, t.seat):  # CH-UI-3: asked whether or not it holds 剑
             ask(s, "block", t.seat, a)
             return
     push(s, ("atk_hit", a))
@@ -285,7 +283,10 @@ def _atk_defend(s: State, a: Atk) -> None:
 
 @prompt("block", "CH-ATTACK-6")
 def _block_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("block"), Act("no_block")]
+    a: Atk = pr.data[0]
+    need = 2 if a.deadly and a.by_hero else 1
+    can = s.players[pr.seat].hand.count("sword") >= need
+    return ([Act("block")] if can else []) + [Act("no_block")]
 
 
 @answer("block")
@@ -311,13 +312,14 @@ def _atk_negated(s: State, a: Atk) -> None:
     w = s.cards[a.weapon] if a.weapon else None
     if w is not None and w.has("force_hit") and len(p.hand) >= 2:
         ask(s, "axe", a.src, a, "force_hit")
-    elif w is not None and w.has("re_attack") and "sword" in p.hand:
+    elif w is not None and w.has("re_attack"):  # CH-UI-3: asked whether or not it holds 剑
         ask(s, "axe", a.src, a, "re_attack")
 
 
 @prompt("axe", "CH-EQUIP-11")
 def _axe_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("yes"), Act("no")]
+    can = pr.data[1] != "re_attack" or "sword" in s.players[pr.seat].hand
+    return ([Act("yes")] if can else []) + [Act("no")]
 
 
 @answer("axe")
@@ -446,13 +448,13 @@ def _hold_answer(s: State, pr: Prompt, act: Act) -> None:
 @op("throes_ask")
 def _throes_ask(s: State, seat: int, src_ref: str) -> None:
     p = s.players[seat]
-    if p.alive and s.unit(src_ref) is not None and p.hand.count("sword") > 0:
+    if p.alive and s.unit(src_ref) is not None:  # CH-UI-3: whether or not it holds 剑
         ask(s, "throes", seat, src_ref)
 
 
 @prompt("throes", "CH-HERO-19")
 def _throes_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("yes"), Act("no")]
+    return ([Act("yes")] if "sword" in s.players[pr.seat].hand else []) + [Act("no")]
 
 
 @answer("throes")

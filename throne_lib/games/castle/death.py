@@ -111,12 +111,8 @@ def _deaths(s: State) -> None:
         _reward(s, q, victims)
         camp = eff_camp(s.players[q])
         adopters: tuple[int, ...] = ()
-        if camp:
-            adopters = tuple(
-                r
-                for r in s.clockwise_from(q)
-                if r not in victims and eff_camp(s.players[r]) == camp
-            )
+        if camp:  # CH-UI-3: every living hero is asked, whatever its hidden camp
+            adopters = tuple(r for r in s.clockwise_from(q) if r not in victims)
         ops.append(("adopt_ask", q, adopters, 0))
         ops.append(("adopt_end", q))
     push(s, *ops)
@@ -149,7 +145,7 @@ def _reward(s: State, q: int, victims: list[int]) -> None:
 def _adopt_ask(s: State, dead: int, adopters: tuple[int, ...], i: int) -> None:
     if i >= len(adopters) or not s.players[dead].soldiers:
         return
-    if adopt_options(s, adopters[i], dead):
+    if s.players[adopters[i]].alive:
         ask(s, "adopt", adopters[i], dead, adopters, i)
     else:
         push(s, ("adopt_ask", dead, adopters, i + 1))
@@ -158,6 +154,8 @@ def _adopt_ask(s: State, dead: int, adopters: tuple[int, ...], i: int) -> None:
 def adopt_options(s: State, seat: int, dead: int) -> list[Act]:
     p = s.players[seat]
     if not p.alive or (p.leadership >= 0 and len(p.soldiers) >= p.leadership):
+        return []
+    if eff_camp(p) != eff_camp(s.players[dead]):  # CH-DEATH-9: the same camp only
         return []
     return [Act("adopt", (x.ref,)) for x in s.players[dead].soldiers]
 

@@ -187,10 +187,7 @@ def _ice_hit(s: State, caster: int, q: int) -> None:
     h = s.players[q]
     if not h.alive or h.banner:
         return
-    if "mana" in h.hand or "conjured_mana" in h.hand:
-        ask(s, "ice", q, caster)
-    else:
-        deal(s, h.ref, 1, caster, "magic")
+    ask(s, "ice", q, caster)  # CH-UI-3: asked whether or not it holds a 魔
 
 
 @prompt("ice", "CH-MAGIC-10")
@@ -241,7 +238,8 @@ def _fb_answer(s: State, pr: Prompt, act: Act) -> None:
 
 @prompt("banner", "CH-HERO-18")
 def _banner_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("yes"), Act("no")]
+    hand = s.players[pr.seat].hand
+    return ([Act("yes")] if "mana" in hand or "conjured_mana" in hand else []) + [Act("no")]
 
 
 @answer("banner")

@@ -20,8 +20,9 @@ from throne_lib.kit.protocol import IllegalAction, check_seat
 
 _DEFAULT_CARDS: CastleCards | None = None
 _RULEBOOK = CastleRules()
-# the answers that only pass: keep one's camp at turn start, decline a rescue or counter
-PASSES = (Act("declare", ("keep",)), Act("decline"))
+# the answers that only pass: keep one's camp at turn start, decline a rescue or counter,
+# not block, take the 冰风暴雨/熊之咆哮 effect, not pay (黑暗旌旗, 飞弹戒指's upkeep)
+PASSES = (Act("declare", ("keep",)), Act("decline"), Act("no_block"), Act("take"), Act("no"))
 
 
 def default_cards() -> CastleCards:
@@ -108,7 +109,7 @@ class CastleMatch:
 
     def forced_pass(self) -> Act | None:
         """The pass, when passing is all ``current_seat`` may do: a hero that may not
-        declare at its turn start, a seat asked in a rescue or counter window with nothing
+        declare at its turn start, a seat asked to block, rescue, counter or pay with nothing
         to answer with (CH-UI-3). Its UI may give it at once; the others see the same wait
         either way, since every seat is asked whether or not it holds anything."""
         legal = self.legal_actions()

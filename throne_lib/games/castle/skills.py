@@ -206,10 +206,7 @@ def _roar_hit(s: State, seat: int, q: int) -> None:
     h = s.players[q]
     if not h.alive:
         return
-    if "mana" in h.hand or "conjured_mana" in h.hand:
-        ask(s, "roar", q, seat)
-    else:
-        _stun(s, q)
+    ask(s, "roar", q, seat)  # CH-UI-3: asked whether or not it holds a 魔
 
 
 def _stun(s: State, q: int) -> None:
@@ -248,11 +245,7 @@ def _missiles(s: State, seat: int, group: int) -> None:
         if not units:
             break
         deal(s, units[s.rng.randrange(len(units))], 1, seat, "magic")
-    p = s.players[seat]
-    if mana_count(p) >= 3:
-        ask(s, "ring_upkeep", seat)
-    else:
-        _drop_ring(s, seat)
+    ask(s, "ring_upkeep", seat)  # CH-UI-3: asked whether or not it holds 3 魔
 
 
 def _drop_ring(s: State, seat: int) -> None:
@@ -265,7 +258,7 @@ def _drop_ring(s: State, seat: int) -> None:
 
 @prompt("ring_upkeep", "CH-EQUIP-10")
 def _ring_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("yes"), Act("no")]
+    return ([Act("yes")] if mana_count(s.players[pr.seat]) >= 3 else []) + [Act("no")]
 
 
 @answer("ring_upkeep")

@@ -177,12 +177,17 @@ def hand_load(s: State, seat: int) -> int:
 def _discard_phase(s: State, seat: int) -> None:
     s.step = "discard"
     p = s.players[seat]
-    if p.alive and hand_load(s, seat) > max(p.hp, 0):
-        ask(s, "discard", seat, "limit", hand_load(s, seat) - max(p.hp, 0))
+    over = hand_load(s, seat) - max(p.hp, 0)
+    # CH-UI-3: 迪什's 魔 don't count (CH-HERO-4) but are hidden, so the step is asked
+    # whenever the hand (its size is public) exceeds the HP; with nothing over, he passes.
+    if p.alive and (over > 0 or len(p.hand) > max(p.hp, 0)):
+        ask(s, "discard", seat, "limit", max(over, 0), max(p.hp, 0))
 
 
 @prompt("discard", "CH-TURN-8")
 def _discard_legal(s: State, pr: Prompt) -> list[Act]:
+    if pr.data[1] <= 0:
+        return [Act("no")]  # nothing over the limit (迪什's 魔 don't count)
     hand = s.players[pr.seat].hand
     cards = set(hand)
     if pr.data[0] == "limit" and s.has(pr.seat, "mana_pool"):
@@ -192,12 +197,19 @@ def _discard_legal(s: State, pr: Prompt) -> list[Act]:
 
 @answer("discard")
 def _discard_answer(s: State, pr: Prompt, act: Act) -> None:
+    if act.kind == "no":
+        return
     cid = str(act.args[0])
     discard_card(s, pr.seat, cid)
     log(s, "discard", f"{s.hero_name(pr.seat)} 弃置 {s.cards[cid].name}")
     left = int(pr.data[1]) - 1
-    if left > 0 and s.players[pr.seat].hand:
-        ask(s, "discard", pr.seat, pr.data[0], left)
+    hand = s.players[pr.seat].hand
+    if left > 0 and hand:
+        ask(s, "discard", pr.seat, pr.data[0], left, *pr.data[2:])
+    elif pr.data[0] == "limit" and len(pr.data) > 2 and len(hand) > int(pr.data[2]):
+        # CH-UI-3: a hand still over the limit by its size (迪什's 魔) is asked once more,
+        # so the others can't count his 魔 by when the step ends
+        ask(s, "discard", pr.seat, "limit", 0, pr.data[2])
 
 
 @op("turn_end")

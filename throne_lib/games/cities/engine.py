@@ -486,8 +486,9 @@ def _discard_phase(s: State, seat: int) -> None:
     s.step = "discard"
     p = s.players[seat]
     limit = max(p.hp, 0) + (defence(s, seat, "hand_limit") or 0)
-    if p.alive and hand_load(s, seat) > limit:
-        ask(s, "discard", seat, "limit", hand_load(s, seat) - limit)
+    over = hand_load(s, seat) - limit
+    if p.alive and (over > 0 or len(p.hand) > limit):  # CH-UI-3, as in 城堡之心
+        ask(s, "discard", seat, "limit", max(over, 0), limit)
 
 
 def round_leader(s: State) -> int:
@@ -797,10 +798,8 @@ def _atk_defend(s: State, a: Atk) -> None:
         return
     owner = war_of(s).owner(a.target.removeprefix(CITY))
     if owner is not None and owner >= 0 and mode(s).rules.owner_blocks:
-        t = s.players[owner]
-        need = 2 if a.deadly and a.by_hero else 1
         blockable = not a.no_save and not (a.aim and a.by_hero)
-        if blockable and able(s, owner) and t.hand.count("sword") >= need:
+        if blockable and able(s, owner):  # CH-UI-3: asked whether or not it holds 剑
             ask(s, "block", owner, a)
             return
     push(s, ("atk_hit", a))
@@ -829,7 +828,7 @@ def _atk_negated(s: State, a: Atk) -> None:
     wcard = s.cards[a.weapon] if a.weapon else None
     if wcard is not None and wcard.has("force_hit") and len(p.hand) >= 2:
         ask(s, "axe", a.src, a, "force_hit")
-    elif wcard is not None and wcard.has("re_attack") and "sword" in p.hand:
+    elif wcard is not None and wcard.has("re_attack"):  # CH-UI-3: 剑 or not, it is asked
         ask(s, "axe", a.src, a, "re_attack")
 
 
