@@ -379,7 +379,10 @@ class ScriptedAgent(SeatAgent):
         )
 
     def _discard(self, obs: Obs, legal: Sequence[Act]) -> Act:
-        return min(legal, key=lambda a: (self._value(obs, str(a.args[0])), a.text()))
+        cards = [a for a in legal if a.kind == "discard"]  # else only "no" (迪什's 魔)
+        if not cards:
+            return legal[0]
+        return min(cards, key=lambda a: (self._value(obs, str(a.args[0])), a.text()))
 
     def _abyss(self, obs: Obs, legal: Sequence[Act]) -> Act:
         cards = [a for a in legal if a.kind == "discard"]
