@@ -104,7 +104,7 @@ def castle(folder: str) -> None:
                 seen.add(role)
                 roles.setdefault(role, []).append(float(row[f"seat{q}_return"] > 0))
         r1 = (df.rounds <= 1).mean()
-        draws = (df.end_rule == "CH-WIN-6").mean() if "end_rule" in df else 0.0
+        draws = (df.end_rule == "CH-TURN-11").mean() if "end_rule" in df else 0.0
         text = ", ".join(f"{k} {sum(v) / len(v):.1%}" for k, v in sorted(roles.items()))
         print(
             f"castle {players} seats, {len(df)} matches (seeds {df.seed.min()}–{df.seed.max()}):"
