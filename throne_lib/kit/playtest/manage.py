@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,10 +68,13 @@ def create(
     cards: str | Path | None = None,
     idle: float = 120.0,
     title: str = "",
+    options: Mapping[str, Any] | None = None,
 ) -> Created:
     """A new playtest of ``game`` for ``players`` seats; ``humans`` are played by people,
     the others by ``agent`` (default: the game's). ``cards``: a card table file the match
-    carries (its text goes into the log header). ValueError for bad parameters."""
+    carries (its text goes into the log header); ``options``: the game's match options as
+    a log header stores them (e.g. castle ``{"rules": {"max_rounds": 2}}``). ValueError
+    for bad parameters."""
     g = registry.get(game)
     g.check_seats(players)
     seats_h = parse_humans(humans, players)
@@ -82,7 +85,7 @@ def create(
         )
     if think < 0 or idle <= 0:
         raise ValueError("think time must be ≥ 0 and the idle limit > 0 seconds")
-    options: dict[str, Any] = {}
+    options = dict(options or {})
     if cards is not None:
         text = Path(cards).read_text(encoding="utf-8")
         if g.parse_table is None:
