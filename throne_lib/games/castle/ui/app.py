@@ -109,6 +109,8 @@ class CastleApp:
         self.canvas.on_client_ready(self._client_ready)
         self.status = StatusLine("castle-status", "castle-state")
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap", width="360px"))
+        # a long list of answers (备战: every soldier) scrolls in its own box (its buttons
+        # keep their height: ``flex: 0 0 auto``, or the column would squeeze them)
         self.buttons = W.VBox(layout=W.Layout(max_height="250px", overflow="hidden auto"))
         self.log_panel = LogPanel(
             width=360, height=200, title="<b>战报</b>（最新在上，点击名字查看）", css="castle-log"
@@ -152,7 +154,7 @@ class CastleApp:
             [W.HTML("<b>手牌与行动</b>（选择手牌或技能，合法目标在圆桌上高亮）"), self.hand,
              W.HBox([self.reveal, self.replay_btn]), self.buttons, self.inspector,
              self.log_panel, self.bridge],
-            layout=W.Layout(margin="0 0 0 8px"),
+            layout=W.Layout(margin="0 0 0 8px", width="372px", flex="0 0 auto"),
         )  # fmt: skip
         self.widget = W.VBox(
             [settings, self.opponents, self.table_panel, self.status,  # 城池战 extends settings
@@ -449,7 +451,7 @@ class CastleApp:
             b = W.Button(
                 description=m.describe(a),
                 tooltip=f"{named.name}：{named.text}" if named is not None else "",
-                layout=W.Layout(width="340px"),
+                layout=W.Layout(width="340px", flex="0 0 auto"),
             )
             b.on_click(self._presser(a))
             rows.append(b)

@@ -66,12 +66,17 @@ class CitiesApp(CastleApp):
                                  layout=W.Layout(width="200px"))  # fmt: skip
         self.deck_w.add_class("cities-deck-mode")  # CW-DECK-1's two readings
         self.city_focus: str | None = None
-        self.concede_b = W.Button(description="认输", button_style="danger")
+        self.concede_b = W.Button(
+            description="认输", button_style="danger", layout=W.Layout(flex="0 0 auto")
+        )
         self.concede_b.on_click(lambda _b: self.concede())
         # CW-SETUP-5 / CW-UI-5: the drawn starting cities stay face down until all have
         # drawn (the engine deals them all at once), then turn together on this button
         self.revealed = False
-        self.reveal_b = W.Button(description="翻开城池", button_style="warning", icon="eye")
+        self.reveal_b = W.Button(
+            description="翻开城池", button_style="warning", icon="eye",
+            layout=W.Layout(flex="0 0 auto"),
+        )  # fmt: skip
         self.reveal_b.on_click(lambda _b: self.reveal_cities())
         self.reveal_b.add_class("cities-reveal")
         super().__init__(
@@ -274,7 +279,9 @@ class CitiesApp(CastleApp):
             b.on_click(self._presser(a))
             b.add_class("cities-order-choice")
             rows.append(b)
-        box = W.VBox(rows, layout=W.Layout(border="2px solid #d68910", padding="6px"))
+        box = W.VBox(
+            rows, layout=W.Layout(border="2px solid #d68910", padding="6px", flex="0 0 auto")
+        )
         box.add_class("cities-order-dialog")
         return box
 
