@@ -257,3 +257,13 @@ def test_cities_capture_that_wins() -> None:
             break
         m.apply(IsmctsAgent(2, game="cities", iterations=10, rollout_actions=6).choose(m))
     assert m.is_over and m.returns()[seat] == 1.0, a
+
+
+def test_policy_prior_expands_the_rollout_policys_choice_first() -> None:
+    """``policy_prior``: the first child of the root is the scripted agent's own choice."""
+    from throne_lib.games.castle.agents import ScriptedAgent
+
+    m = midgame("castle", 5)
+    root = IsmctsAgent(0, game="castle", iterations=1, rollout_actions=2, policy_prior=1).search(m)
+    assert list(root.children) == [ScriptedAgent(0).choose(m).text()]
+    assert root.children[ScriptedAgent(0).choose(m).text()].prior == 1.0

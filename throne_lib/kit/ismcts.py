@@ -97,7 +97,9 @@ class IsmctsAgent:
     given it replaces ``iterations``) per decision; ``c`` the UCB exploration constant;
     ``prior_weight`` the progressive-bias weight; ``rollout_actions`` the cut-off;
     ``rollout_epsilon`` the chance of a uniformly random rollout action; ``max_depth`` the
-    tree's depth limit; ``discount`` the per-action decay of the backed-up values. ``stats`` holds the last search's iterations and time."""
+    tree's depth limit; ``discount`` the per-action decay of the backed-up values;
+    ``policy_prior`` (without the game's ``prior``) the prior of the rollout policy's own
+    choice: expanded first and favoured by ``prior_weight * prior / (visits + 1)``. ``stats`` holds the last search's iterations and time."""
 
     name = "ismcts"
 
@@ -109,6 +111,7 @@ class IsmctsAgent:
         "rollout_epsilon": 0.0,
         "max_depth": 60,
         "discount": 0.998,
+        "policy_prior": 0.0,
     }
 
     def __init__(
@@ -136,6 +139,7 @@ class IsmctsAgent:
         self.rollout_epsilon = float(p["rollout_epsilon"])
         self.max_depth = int(p["max_depth"])
         self.discount = float(p["discount"])
+        self.policy_prior = float(p["policy_prior"])
         self.hooks = h
         self.policy = self._make_policy(g, h)
         self.stats: dict[str, float] = {"iterations": 0, "seconds": 0.0}
@@ -206,7 +210,7 @@ class IsmctsAgent:
                 if child is not None:
                     child.avail += 1
             if untried:
-                p = self.hooks.prior(sim, legal) if self.hooks.prior is not None else None
+                p = self._priors(sim, legal)
                 i = (
                     untried[self.rng.randrange(len(untried))]
                     if p is None
@@ -230,6 +234,16 @@ class IsmctsAgent:
             t = nd.totals
             for s, v in enumerate(values):
                 t[s] += v
+
+    def _priors(self, sim: Any, legal: Sequence[Any]) -> Sequence[float] | None:
+        """The game's priors, else (with ``policy_prior`` > 0) the rollout policy's choice
+        weighted ``policy_prior``, else none."""
+        if self.hooks.prior is not None:
+            return self.hooks.prior(sim, legal)
+        if self.policy_prior <= 0:
+            return None
+        pick = self.policy.choose(sim)
+        return [self.policy_prior if a == pick else 0.0 for a in legal]
 
     def _select(self, node: Node, keys: Sequence[str], mover: int) -> int:
         c, w = self.c, self.prior_weight
