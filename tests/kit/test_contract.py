@@ -199,3 +199,16 @@ def test_one_report_table_for_castle_and_cities() -> None:
     assert "win rate by hero:" in castle and "win rate by starting city:" in cities
     assert any(line.split()[:2] == ["A", "100%"] for line in castle)
     assert any(line.split()[:2] == ["X", "100%"] for line in cities)
+
+
+def test_simulate_help_without_a_game_shows_the_kits_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        sim.simulate_main(["--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and "throne simulate --game NAME --help" in out
+    assert "--matches" in out and "--blue" not in out and "goofspiel" in out
+    with pytest.raises(SystemExit):
+        sim.simulate_main(["--game", "throne", "--help"])
+    assert "--blue" in capsys.readouterr().out  # a game's own options: with --game

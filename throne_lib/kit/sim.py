@@ -412,12 +412,11 @@ def positive_int(text: str) -> int:
     return value
 
 
-def build_parser(game: registry.Game) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="throne simulate",
-        description=f"run many seeded matches of {game.title} ({game.name}); results to Parquet",
-    )
-    p.add_argument("--game", default=game.name, help="the game (default throne)")
+def _kit_parser(description: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """The options of ``throne simulate`` every game has."""
+    p = argparse.ArgumentParser(prog="throne simulate", description=description, epilog=epilog)
+    p.add_argument("--game", default=registry.DEFAULT_GAME,
+                   help=f"the game (default {registry.DEFAULT_GAME})")  # fmt: skip
     p.add_argument("-n", "--matches", type=positive_int, default=10, help="matches (per pair)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     p.add_argument("--workers", type=int, default=None, help="default: all cores")
@@ -427,6 +426,25 @@ def build_parser(game: registry.Game) -> argparse.ArgumentParser:
     p.add_argument("--logs", default=None, help="directory for the match logs (JSONL)")
     p.add_argument("--cards", default=None, help="card table (default: the game's)")
     p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def kit_help_parser() -> argparse.ArgumentParser:
+    """``throne simulate --help`` without ``--game``: the kit's options, and where each
+    game's own are (a game adds options, or replaces the seat options: Throne's decks)."""
+    games = ", ".join(registry.names())
+    return _kit_parser(
+        "run many seeded matches of a game of the kit; results to Parquet",
+        f"Games: {games}. Most games also take --seats/--players N, --agent NAME and "
+        "--rotate, and options of their own; Throne & Phalanx (the default) takes decks "
+        "and an agent per side instead. A game's full options: "
+        "throne simulate --game NAME --help",
+    )
+
+
+def build_parser(game: registry.Game) -> argparse.ArgumentParser:
+    p = _kit_parser(f"run many seeded matches of {game.title} ({game.name}); results to Parquet")
+    p.set_defaults(game=game.name)
     hooks = sim_hooks(game)
     if hooks.seat_options:
         lo, hi = game.seats
@@ -460,7 +478,10 @@ def specs_from_args(game: registry.Game, args: argparse.Namespace, table: Any) -
 
 def simulate_main(argv: Sequence[str] | None = None) -> int:
     """``throne simulate``: exit 0 on success, 1 on an error (one line on stderr)."""
-    name, _ = game_arg(argv)
+    name, rest = game_arg(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if len(rest) == len(words) and {"-h", "--help"} & set(words):  # no --game: the kit's help
+        kit_help_parser().parse_args(["--help"])
     try:
         game = registry.get(name)
     except ValueError as exc:
