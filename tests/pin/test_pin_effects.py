@@ -46,15 +46,31 @@ def test_missile_keyword_adds_damage_type(xdb, pos: PosFn) -> None:  # type: ign
 
 
 def test_guard_radius_parameter(pos: PosFn) -> None:
-    """PIN-KW-2: same cell by default; the radius parameter extends it."""
+    """PIN-KW-2: the HQ only from its own cell by default (guard_hq_radius=0); the
+    parameter extends it."""
     import dataclasses
 
     from throne_lib.games.pin.rules import PIN_RULES
 
     lines = "unit u3 乙 aur_pilgrims 019\nunit u2 甲 anv_rifles 015 activated act=2\n"
     assert "attack u2 hq1 普通" in texts(pos(lines))
-    wide = dataclasses.replace(PIN_RULES, guard_radius=1)
+    wide = dataclasses.replace(PIN_RULES, guard_hq_radius=1)
     assert "attack u2 hq1 普通" not in texts(pos(lines, rules=wide))
+
+
+def test_guard_protects_adjacent_units_hq_only_in_its_cell(pos: PosFn) -> None:
+    """PIN-KW-2 (issue 33): 守护 protects the friendly units adjacent to it, its own cell
+    counting as adjacent (seed 4-1) — radius 1 — and the HQ only from the HQ's own cell
+    (radius 0). Rifles on 008, 朝圣民兵连 (守护) on 013, 圣约步兵旅 on 014."""
+    import dataclasses
+
+    from throne_lib.games.pin.rules import PIN_RULES
+
+    lines = ("unit u2 甲 anv_rifles 008 activated act=2\nunit u9 乙 aur_pilgrims 013\n"
+             "unit u10 乙 aur_templars 014\n")  # fmt: skip
+    assert "attack u2 u10 普通" not in texts(pos(lines))
+    narrow = dataclasses.replace(PIN_RULES, guard_radius=0)
+    assert "attack u2 u10 普通" in texts(pos(lines, rules=narrow))
 
 
 def test_turn_start_and_end_effects(pos: PosFn) -> None:
@@ -270,3 +286,30 @@ def test_effect_order_and_pointing_words(pos: PosFn) -> None:
     kinds = [e.kind for e in events]
     assert kinds.index("effect_damage") < kinds.index("draw")
     assert m.unit(3).hp == 10 and m.state.hands[1] == ["aur_golems"]
+
+
+DIVISION = (
+    "tst_div,试验工兵师,铁砧联邦,单位,普通,步兵,师,2,2,15,40,1,2,爆炸,,"
+    '"special: damage(15, 爆炸, enemy_within2)"\n'
+)
+
+
+def test_division_after_the_stop_may_attack_not_special(pdb, pos: PosFn) -> None:  # type: ignore[no-untyped-def]
+    """PIN-MOVE-3 (issue 33): once a 师's move ends next to an enemy it may still attack
+    but not use 特殊 (「只能进行攻击」); ``special_after_stop=True`` is the variant."""
+    import dataclasses
+
+    from throne_lib.games.pin.rules import PIN_RULES
+
+    db = parse_pin_cards(pdb.source + DIVISION)
+    probe = pos("", db=db)
+    near = next(c for c in range(1, 23) if probe.board.distance(7, c) == 1 and c != 8)
+    lines = f"unit u2 甲 tst_div 008 activated act=2\nunit u3 乙 aur_templars {near:03d}\n"
+    for rules, special in ((PIN_RULES, False), (dataclasses.replace(PIN_RULES, special_after_stop=True), True)):  # fmt: skip
+        m = pos(lines, db=db, rules=rules)
+        m.apply("move u2 007")
+        while m.state.pending is not None and m.state.pending.kind == "window":
+            m.apply("pass")
+        assert m.state.units[2].stopped
+        kinds = {a.kind for a in m.legal_actions() if a.args[:1] == ("u2",)}
+        assert "attack" in kinds and ("special" in kinds) == special

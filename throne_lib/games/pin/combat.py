@@ -47,13 +47,14 @@ def protection(m: PinMatch) -> tuple[set[int], set[int]]:
     guards = [g for g in every if not g.is_hq and m.has(g, "guard")]
     sups = [s for s in every if not s.is_hq and m.has(s, "air_superiority")]
     dist = m.board.distance
-    gr, ar = m.rules.guard_radius, m.rules.air_superiority_radius
+    gr, hr, ar = m.rules.guard_radius, m.rules.guard_hq_radius, m.rules.air_superiority_radius
     guarded_ids = set()
     if guards:
         for t in every:
             protectable = t.is_hq or (m.rules.guard_protects_units and not m.has(t, "guard"))
+            r = hr if t.is_hq else gr  # PIN-KW-2: two radii, units 1 and the HQ 0
             if protectable and any(
-                g.side == t.side and g.uid != t.uid and dist(g.cell, t.cell) <= gr for g in guards
+                g.side == t.side and g.uid != t.uid and dist(g.cell, t.cell) <= r for g in guards
             ):
                 guarded_ids.add(t.uid)
     denied = set()

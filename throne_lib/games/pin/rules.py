@@ -77,7 +77,7 @@ class Rules:
     ignore_stop_max_size: str = "旅"  # PIN-MOVE-3, -4
     hover_moves_as: str = "营"  # PIN-MOVE-5 Reading
     air_ignores_stop: bool = True  # PIN-MOVE-6 Reading
-    special_after_stop: bool = True  # PIN-MOVE-3 Reading
+    special_after_stop: bool = False  # PIN-MOVE-3: after the stop, attack only (「只能进行攻击」)
     enemy_line_enterable: bool = True  # PIN-MOVE-7 Reading
     # TYPE
     type_range: tuple[tuple[str, int], ...] = (
@@ -125,7 +125,8 @@ class Rules:
     hq_hp: int = 160  # PIN-HQ-1 / seed 1-1
     both_hq_fall_draw: bool = True  # PIN-HQ-4 Reading
     # KW
-    guard_radius: int = 0  # PIN-KW-2 Reading
+    guard_radius: int = 1  # PIN-KW-2: friendly units adjacent to the 守护 (own cell counts)
+    guard_hq_radius: int = 0  # PIN-KW-2: its side's HQ only from the HQ's own cell
     air_superiority_radius: int = 1  # PIN-KW-11 Reading
     # COUNTER
     counters_per_side_per_event: int = 1  # PIN-COUNTER-4 Reading
