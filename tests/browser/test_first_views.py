@@ -36,7 +36,7 @@ def test_cards_editor_first_view_is_recorded(
         page.set_viewport_size({"width": 1440, "height": 900})
         load = os.getloadavg()[0]
         started = time.perf_counter()
-        page.goto(server.url + "voila/render/cards.ipynb", wait_until="commit")
+        page.goto(server.url + "voila/render/cards.ipynb", wait_until="commit", timeout=120_000)
         page.locator(".tp-home-link").wait_for(state="attached", timeout=120_000)
         html_s = time.perf_counter() - started  # the kernel's share: the cells' HTML
         grid = page.locator(".throne-editor .lm-DataGrid, .throne-editor .p-DataGrid").first

@@ -28,7 +28,7 @@ def test_castle_inspector_opens_from_the_log_and_the_table(
     voila_url: Callable[[str], str], page: Page, artifacts_dir: Path
 ) -> None:
     page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(voila_url("notebooks/castle.ipynb"))
+    page.goto(voila_url("notebooks/castle.ipynb"), timeout=RENDER_TIMEOUT_MS)
     expect(page.locator(".tp-home-link")).to_have_text("‹ 首页", timeout=RENDER_TIMEOUT_MS)
     inspector = page.locator(".castle-inspector")
     expect(inspector).to_be_visible(timeout=RENDER_TIMEOUT_MS)
@@ -55,7 +55,7 @@ def test_pin_inspector_and_unit_labels_fit(
     voila_url: Callable[[str], str], page: Page, artifacts_dir: Path
 ) -> None:
     page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(voila_url("notebooks/pin.ipynb"))
+    page.goto(voila_url("notebooks/pin.ipynb"), timeout=RENDER_TIMEOUT_MS)
     expect(page.locator(".tp-home-link")).to_have_text("‹ 首页", timeout=RENDER_TIMEOUT_MS)
     page.locator(".pin-start").click(timeout=RENDER_TIMEOUT_MS)
     first = page.locator("button.pin-card").first

@@ -23,7 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 120_000
-FIRST_EMPTY_CITY = (290, 302)  # the first empty-city card of a 3-player table (ui/table.py)
+FIRST_EMPTY_CITY = (300, 236)  # inside the first empty-city card, 3 players (ui/table.py)
 # The CSS zoom the table is drawn at: the product of its own and its ancestors' zoom.
 ZOOM_OF_TABLE = """() => {
   let z = 1;
