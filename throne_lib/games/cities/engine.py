@@ -453,7 +453,7 @@ def _prep_step(s: State, seat: int) -> None:
     p = s.players[seat]
     w = war_of(s)
     if not w.out[seat] and p.alive and not p.frozen and len(w.stacks[seat]) > 1:
-        ask(s, "cw_prep", seat)
+        ask(s, "cw_prep", seat, 0)  # abandons so far in this prep step (CW-ABANDON-2)
 
 
 def _prep_legal(s: State, pr: Prompt) -> list[Act]:
@@ -467,6 +467,10 @@ def _prep_answer(s: State, pr: Prompt, act: Act) -> None:
         log(s, "abandon", f"{s.hero_name(pr.seat)} 弃守{w.table[city or ''].name}")
         w.abandon(pr.seat)
         sync(s)
+        done = (int(pr.data[0]) if pr.data else 0) + 1
+        limit = mode(s).rules.abandon_limit  # CW-ABANDON-2: none by default
+        if (limit is None or done < limit) and len(w.stacks[pr.seat]) > 1:
+            ask(s, "cw_prep", pr.seat, done)  # it may abandon its new current city too
 
 
 cw_prompt("cw_prep", "CW-ABANDON-1", _prep_legal, _prep_answer)

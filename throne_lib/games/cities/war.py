@@ -320,9 +320,8 @@ class CityWar:
         city = self.current(seat)
         if city and self._defence_has(seat, "regain_grain"):
             full = self.full_grain(seat, city)
-            self.grain[city] = min(
-                full, self.grain[city] + self._defence_value(seat, "regain_grain")
-            )
+            gained = min(full, self.grain[city] + self._defence_value(seat, "regain_grain"))
+            self.grain[city] = max(self.grain[city], gained)  # CW-CITY-8: never lowers it
 
     # --- losing cities --------------------------------------------------------------
     def abandon(self, seat: int) -> None:
