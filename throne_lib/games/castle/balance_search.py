@@ -22,7 +22,6 @@ this game's part of it (the registry's ``balance`` hook).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
@@ -33,7 +32,6 @@ from throne_lib.kit.balance import (
     CardTableAdapter,
     FieldSpec,
     Outcome,
-    PlayTask,
     RulesField,
     SeatResult,
 )
@@ -113,26 +111,25 @@ class CastleBalance(CardTableAdapter):
     def item_cards(self, item: Hashable) -> frozenset[str] | None:
         return None  # one shared box: any card may be drawn
 
-    def play(self, task: PlayTask) -> list[Outcome]:
+    def parse_table(self, text: str) -> Any:
+        return _cards(text)
+
+    def play_match(self, cards: Any, rules: Any, item: Hashable) -> Outcome:
+        """One match of ``item`` (player count, seed), every seat the adapter's agent."""
         from throne_lib.games.castle.agents import RandomAgent, ScriptedAgent, play_match
         from throne_lib.games.castle.match import CastleMatch
 
-        cards = _cards(task.table)
-        rules = dataclasses.replace(self.rules, **dict(task.rules))
         make = ScriptedAgent if self.agent == "scripted" else RandomAgent
-        out = []
-        for item in task.items:
-            assert isinstance(item, tuple)
-            players, seed = int(item[0]), int(item[1])
-            m = CastleMatch(players=players, seed=seed, rules=rules, cards=cards)
-            play_match(m, [make(seed, seat) for seat in range(players)])
-            seats: list[SeatResult] = []
-            for p, r in zip(m.state.players, m.returns(), strict=True):
-                score = 1.0 if r > 0 else 0.0 if r < 0 else 0.5
-                seats.append(SeatResult(p.role, False, score))
-                seats.append(SeatResult(p.hero, False, score))
-            out.append(Outcome(tuple(seats), float(m.state.round)))
-        return out
+        assert isinstance(item, tuple)
+        players, seed = int(item[0]), int(item[1])
+        m = CastleMatch(players=players, seed=seed, rules=rules, cards=cards)
+        play_match(m, [make(seed, seat) for seat in range(players)])
+        seats: list[SeatResult] = []
+        for p, r in zip(m.state.players, m.returns(), strict=True):
+            score = 1.0 if r > 0 else 0.0 if r < 0 else 0.5
+            seats.append(SeatResult(p.role, False, score))
+            seats.append(SeatResult(p.hero, False, score))
+        return Outcome(tuple(seats), float(m.state.round))
 
 
 def default_rules_knobs(rules: Any) -> dict[str, RulesField]:

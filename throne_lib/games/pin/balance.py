@@ -23,22 +23,18 @@ this game's part of it (the registry's ``balance`` hook).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
-import random
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from throne_lib.kit.balance import (
-    CardTableAdapter,
     FieldSpec,
     Outcome,
-    PlayTask,
+    PairingAdapter,
     RulesField,
     SeatResult,
-    pairing_block,
 )
 from throne_lib.kit.balance_cli import BalanceHooks
 from throne_lib.kit.carddiff import Sheet
@@ -108,7 +104,7 @@ def _parse_keywords(text: str) -> object:
     return parse_keywords(text)
 
 
-class PinBalance(CardTableAdapter):
+class PinBalance(PairingAdapter):
     """The adapter (:class:`throne_lib.kit.balance.BalanceGame`) for PIN 架空战争."""
 
     def __init__(
@@ -133,57 +129,42 @@ class PinBalance(CardTableAdapter):
             raise ValueError(f"PIN balance needs at least two decks, not {sorted(self.decks)}")
         db = _db(table)
         records = {r["id"].strip(): r for r in Sheet.parse(table).records() if r.get("id")}
-        self._closure = {g: closure(records, {d.hq, *d.cards}) for g, d in self.decks.items()}
+        self.closure = {g: closure(records, {d.hq, *d.cards}) for g, d in self.decks.items()}
         self.names = {c.id: c.name for c in db.values()}
         self.names.update(
             {g: d.main + (f"+{d.ally}" if d.ally else "") for g, d in self.decks.items()}
         )
 
-    # --- groups and matches -----------------------------------------------------------------
+    # --- matches ------------------------------------------------------------------------------
 
-    def groups(self) -> Sequence[str]:
-        return list(self.decks)
+    def parse_table(self, text: str) -> Any:
+        return _db(text)
 
-    def card_groups(self, card_id: str) -> frozenset[str]:
-        return frozenset(g for g, cards in self._closure.items() if card_id in cards)
-
-    def block(self, rng: random.Random, seed0: int) -> list[Hashable]:
-        """``block_rounds`` random pairings of the decks, seats at random (seat 0: 甲)."""
-        return pairing_block(list(self.decks), self.block_rounds, rng, seed0)
-
-    def item_cards(self, item: Hashable) -> frozenset[str] | None:
-        assert isinstance(item, tuple)
-        return self._closure[item[0]] | self._closure[item[1]]
-
-    def play(self, task: PlayTask) -> list[Outcome]:
+    def play_match(self, cards: Any, rules: Any, item: Hashable) -> Outcome:
+        """One match of the pairing ``item`` (seat 0: 甲), both seats the adapter's agent."""
         from throne_lib.games.pin.agents import play_pin
         from throne_lib.games.pin.game import GAME
         from throne_lib.kit.agents import make_agent
 
-        db = _db(task.table)
-        rules = dataclasses.replace(self.rules, **dict(task.rules))
-        out = []
-        for item in task.items:
-            assert isinstance(item, tuple)
-            a, b, seed = str(item[0]), str(item[1]), int(item[2])
-            m: Any = GAME.new_match(
-                [self.decks[a], self.decks[b]], seed, {"cards": db, "rules": rules}
-            )
-            play_pin(
-                m,
-                (
-                    make_agent(self.agent, 2 * seed, "pin"),
-                    make_agent(self.agent, 2 * seed + 1, "pin"),
-                ),
-            )
-            st = m.state
-            w = -1 if st.winner is None else st.winner
-            seats = tuple(
-                SeatResult(g, st.first == s, 0.5 if w < 0 else float(w == s))
-                for s, g in enumerate((a, b))
-            )
-            out.append(Outcome(seats, float(st.round)))
-        return out
+        assert isinstance(item, tuple)
+        a, b, seed = str(item[0]), str(item[1]), int(item[2])
+        m: Any = GAME.new_match(
+            [self.decks[a], self.decks[b]], seed, {"cards": cards, "rules": rules}
+        )
+        play_pin(
+            m,
+            (
+                make_agent(self.agent, 2 * seed, "pin"),
+                make_agent(self.agent, 2 * seed + 1, "pin"),
+            ),
+        )
+        st = m.state
+        w = -1 if st.winner is None else st.winner
+        seats = tuple(
+            SeatResult(g, st.first == s, 0.5 if w < 0 else float(w == s))
+            for s, g in enumerate((a, b))
+        )
+        return Outcome(seats, float(st.round))
 
 
 def default_rules_knobs(rules: Any) -> dict[str, RulesField]:

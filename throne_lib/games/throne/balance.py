@@ -20,9 +20,7 @@ this game's part of it (the registry's ``balance`` hook). See ``docs/balance.md`
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
-import random
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,13 +34,11 @@ from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.sim import throne_spec
 from throne_lib.kit.agents import agent_names
 from throne_lib.kit.balance import (
-    CardTableAdapter,
     FieldSpec,
     Outcome,
-    PlayTask,
+    PairingAdapter,
     RulesField,
     SeatResult,
-    pairing_block,
 )
 from throne_lib.kit.balance_cli import BalanceHooks
 from throne_lib.kit.effectlang import Number
@@ -177,7 +173,7 @@ def card_closure(db: CardDB, setup: SideSetup) -> frozenset[str]:
     return frozenset(seen)
 
 
-class ThroneBalance(CardTableAdapter):
+class ThroneBalance(PairingAdapter):
     """The adapter (:class:`throne_lib.kit.balance.BalanceGame`) for Throne & Phalanx."""
 
     def __init__(
@@ -207,7 +203,7 @@ class ThroneBalance(CardTableAdapter):
         db = _db(table)
         self.generals = list(generals) if generals else [c.id for c in db.of("general")]
         decks = {g: signature_deck(db, g) for g in self.generals}
-        self._closure = {g: card_closure(db, d) for g, d in decks.items()}
+        self.closure = {g: card_closure(db, d) for g, d in decks.items()}
         self._decks = {g: frozenset(d.deck) for g, d in decks.items()}
         self.names = {c.id: c.name for c in db.values()}
 
@@ -222,54 +218,36 @@ class ThroneBalance(CardTableAdapter):
         own = card_id in groups and card_id not in self._decks.get(card_id, frozenset())
         return groups - {card_id} if name in THRONE_DEAD_FIELDS and own else groups
 
-    # --- groups and matches -----------------------------------------------------------------
+    # --- matches ------------------------------------------------------------------------------
 
-    def groups(self) -> Sequence[str]:
-        return self.generals
+    def parse_table(self, text: str) -> CardDB:
+        return _db(text)
 
-    def card_groups(self, card_id: str) -> frozenset[str]:
-        return frozenset(g for g, cards in self._closure.items() if card_id in cards)
-
-    def block(self, rng: random.Random, seed0: int) -> list[Hashable]:
-        """``block_rounds`` rounds, each a random pairing of all generals (one sits out
-        when their number is odd), seats at random."""
-        return pairing_block(self.generals, self.block_rounds, rng, seed0)
-
-    def item_cards(self, item: Hashable) -> frozenset[str] | None:
+    def play_match(self, cards: CardDB, rules: Rules, item: Hashable) -> Outcome:
         assert isinstance(item, tuple)
-        return self._closure[item[0]] | self._closure[item[1]]
-
-    def play(self, task: PlayTask) -> list[Outcome]:
-        db = _db(task.table)
-        overrides: dict[str, Any] = dict(task.rules)
-        rules = dataclasses.replace(self.rules, **overrides)
-        out = []
-        for item in task.items:
-            assert isinstance(item, tuple)
-            blue: str = item[0]
-            red: str = item[1]
-            seed: int = item[2]
-            spec = throne_spec(
-                0,
-                seed,
-                signature_deck(db, blue),
-                signature_deck(db, red),
-                (self.agent, self.agent),
-                (self.params, self.params),
-                rules,
+        blue: str = item[0]
+        red: str = item[1]
+        seed: int = item[2]
+        spec = throne_spec(
+            0,
+            seed,
+            signature_deck(cards, blue),
+            signature_deck(cards, red),
+            (self.agent, self.agent),
+            (self.params, self.params),
+            rules,
+        )
+        _, row = play_spec(spec, cards)
+        w = row["winner"]
+        seats = tuple(
+            SeatResult(
+                row[f"{side}_general"],
+                row["first"] == side,
+                1.0 if w == side else 0.5 if w == "draw" else 0.0,
             )
-            _, row = play_spec(spec, db)
-            w = row["winner"]
-            seats = tuple(
-                SeatResult(
-                    row[f"{side}_general"],
-                    row["first"] == side,
-                    1.0 if w == side else 0.5 if w == "draw" else 0.0,
-                )
-                for side in ("blue", "red")
-            )
-            out.append(Outcome(seats, float(row["rounds"])))
-        return out
+            for side in ("blue", "red")
+        )
+        return Outcome(seats, float(row["rounds"]))
 
 
 def suggest_panel(

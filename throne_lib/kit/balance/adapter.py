@@ -185,8 +185,10 @@ class CardTableAdapter:
     a field (:func:`effect_numbers`), with ``effect_spec`` for a trigger's own numbers
     (a skill's mana) and ``amount_spec`` for a call's; which way a number makes its card
     stronger is the subclass's :meth:`effect_sign` (the default, 0, leaves them out). A
-    subclass adds the groups and the matches; it must stay picklable (a module-level
-    parser is)."""
+    subclass adds the groups and the matches: :meth:`play` plays each item of a task with
+    the subclass's :meth:`play_match`, on the card table its :meth:`parse_table` reads and
+    the rules with the task's overrides. It must stay picklable (a module-level parser
+    is)."""
 
     def __init__(
         self,
@@ -257,6 +259,53 @@ class CardTableAdapter:
 
     def rules_fields(self) -> Mapping[str, RulesField]:
         return {n: replace(f, base=getattr(self.rules, n)) for n, f in self.knobs.items()}
+
+    # --- playing a task ------------------------------------------------------------------------
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        """Play the task's items on its variant, one :meth:`play_match` each, in order: the
+        card table of the task's text (:meth:`parse_table`) and the game's rules (a
+        dataclass) with the task's overrides."""
+        cards = self.parse_table(task.table)
+        rules = replace(self.rules, **dict(task.rules))
+        return [self.play_match(cards, rules, item) for item in task.items]
+
+    def parse_table(self, text: str) -> Any:
+        """The game's parsed card table of ``text``. A subclass parses it through a
+        module-level cache: the adapter is pickled to the workers, and every task of a
+        candidate brings the same text."""
+        raise NotImplementedError
+
+    def play_match(self, cards: Any, rules: Any, item: Hashable) -> Outcome:
+        """Play one match (an item of :meth:`BalanceGame.block`) with ``cards`` (what
+        :meth:`parse_table` returned) under ``rules``."""
+        raise NotImplementedError
+
+
+class PairingAdapter(CardTableAdapter):
+    """A :class:`CardTableAdapter` for a two-seat game whose groups (decks, generals)
+    meet in random pairings (:func:`pairing_block`, ``block_rounds`` per block) and each
+    reach a known set of cards: ``closure`` (group -> every card its matches can bring
+    in, in the groups' order; the subclass sets it) says a card's groups and which cards
+    a match ``(a, b, seed)`` can be influenced by."""
+
+    closure: dict[str, frozenset[str]]
+    block_rounds: int
+
+    def groups(self) -> Sequence[str]:
+        return list(self.closure)
+
+    def card_groups(self, card_id: str) -> frozenset[str]:
+        return frozenset(g for g, cards in self.closure.items() if card_id in cards)
+
+    def block(self, rng: random.Random, seed0: int) -> list[Hashable]:
+        """``block_rounds`` rounds, each a random pairing of all groups (one sits out when
+        their number is odd), seats at random."""
+        return pairing_block(list(self.closure), self.block_rounds, rng, seed0)
+
+    def item_cards(self, item: Hashable) -> frozenset[str] | None:
+        assert isinstance(item, tuple)
+        return self.closure[item[0]] | self.closure[item[1]]
 
 
 def pairing_block(
