@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from throne_lib.games.pin.core import PinCore, to_grave
 from throne_lib.games.pin.damage import Defender, Hit, combat_percent, layer_pass, modified
 from throne_lib.games.pin.hexes import SIDE_NAMES
-from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import Unit
 
 # --- movement and targeting queries ----------------------------------------------------
 
 
-def move_size(m: PinMatch, u: Unit) -> str:
+def move_size(m: PinCore, u: Unit) -> str:
     """The size a unit moves as: 悬停 moves as 营 (PIN-MOVE-5)."""
     if "悬停" in m.types(u):
         sizes = (m.card(u).size, m.rules.hover_moves_as)
@@ -21,12 +21,12 @@ def move_size(m: PinMatch, u: Unit) -> str:
     return m.card(u).size
 
 
-def flies(m: PinMatch, u: Unit) -> bool:
+def flies(m: PinCore, u: Unit) -> bool:
     """Air units fly unless in chaos (PIN-MOVE-6, PIN-CHAOS-4)."""
     return m.is_air(u) and not u.in_chaos
 
 
-def ignores_stop(m: PinMatch, u: Unit) -> bool:
+def ignores_stop(m: PinCore, u: Unit) -> bool:
     """PIN-MOVE-3/-4/-5/-6: ≤ 旅, hover, and flying air units ignore the stop."""
     if flies(m, u) and m.rules.air_ignores_stop:
         return True
@@ -34,13 +34,13 @@ def ignores_stop(m: PinMatch, u: Unit) -> bool:
     return r.size_rank(move_size(m, u)) <= r.size_rank(r.ignore_stop_max_size)
 
 
-def may_enter_enemy(m: PinMatch, u: Unit) -> bool:
+def may_enter_enemy(m: PinCore, u: Unit) -> bool:
     """PIN-MOVE-2/-4: ≤ 营 (and hover) may enter cells holding enemy units."""
     r = m.rules
     return r.size_rank(move_size(m, u)) <= r.size_rank(r.enter_enemy_max_size)
 
 
-def protection(m: PinMatch) -> tuple[set[int], set[int]]:
+def protection(m: PinCore) -> tuple[set[int], set[int]]:
     """(uids protected by 守护, uids protected from enemy air by 制空), HQs included."""
     st = m.state
     every = [st.units[0], st.units[1], *m.units()]
@@ -68,7 +68,7 @@ def protection(m: PinMatch) -> tuple[set[int], set[int]]:
 
 
 def can_target(
-    m: PinMatch, attacker: Unit, target: Unit, prot: tuple[set[int], set[int]] | None = None
+    m: PinCore, attacker: Unit, target: Unit, prot: tuple[set[int], set[int]] | None = None
 ) -> bool:
     """An enemy unit or HQ in range, not protected by 守护 or 制空 (PIN-ATTACK-1/-2)."""
     if target.side == attacker.side:
@@ -82,7 +82,7 @@ def can_target(
     return not (target.uid in denied and m.is_air(attacker))
 
 
-def attack_types(m: PinMatch, attacker: Unit, target: Unit) -> tuple[str, ...]:
+def attack_types(m: PinCore, attacker: Unit, target: Unit) -> tuple[str, ...]:
     """The damage types the attacker's owner may pick against this target; a ground unit
     without 防空 hitting an air unit deals 导弹 only (PIN-ATTACK-7)."""
     if (
@@ -95,7 +95,7 @@ def attack_types(m: PinMatch, attacker: Unit, target: Unit) -> tuple[str, ...]:
     return m.card(attacker).damage
 
 
-def standoff(m: PinMatch, attacker: Unit, target: Unit) -> bool:
+def standoff(m: PinCore, attacker: Unit, target: Unit) -> bool:
     """PIN-TYPE-4: a 炮兵 attack from distance ≥ 2 draws no counter."""
     return (
         "炮兵" in m.types(attacker)
@@ -106,22 +106,22 @@ def standoff(m: PinMatch, attacker: Unit, target: Unit) -> bool:
 # --- damage ------------------------------------------------------------------------------
 
 
-def defender(m: PinMatch, u: Unit) -> Defender:
+def defender(m: PinCore, u: Unit) -> Defender:
     c = m.card(u)
     return Defender(u.hp, u.ads, u.shield, u.mshield, u.ward, bool(c.kw("reactive")), c.kw("armor"))
 
 
-def chaos_artillery(m: PinMatch, u: Unit) -> bool:
+def chaos_artillery(m: PinCore, u: Unit) -> bool:
     return u.in_chaos and "炮兵" in m.types(u)
 
 
-def land(m: PinMatch, u: Unit, hit: Hit) -> None:
+def land(m: PinCore, u: Unit, hit: Hit) -> None:
     d = hit.after
     assert d is not None
     u.hp, u.ads, u.shield, u.mshield, u.ward = d.hp, d.ads, d.shield, d.mshield, d.ward
 
 
-def hit_unit(m: PinMatch, u: Unit, base: int, dtype: str, percent: int) -> Hit:
+def hit_unit(m: PinCore, u: Unit, base: int, dtype: str, percent: int) -> Hit:
     """Deal one instance now (effects, chaos tax): modifiers, layers, HP."""
     amount = (
         base if dtype == "直接" and not m.rules.direct_takes_percent else modified(base, percent)
@@ -133,7 +133,7 @@ def hit_unit(m: PinMatch, u: Unit, base: int, dtype: str, percent: int) -> Hit:
     return hit
 
 
-def effect_damage(m: PinMatch, u: Unit, base: int, dtype: str, ctx: dict[str, Any]) -> Hit:
+def effect_damage(m: PinCore, u: Unit, base: int, dtype: str, ctx: dict[str, Any]) -> Hit:
     """PIN-EFFECT-2: no 相克, no air rule; the target's own modifiers apply."""
     pct = m.rules.chaos_artillery_percent if chaos_artillery(m, u) else 0
     if dtype == "直接" and not m.rules.direct_takes_percent:
@@ -144,14 +144,14 @@ def effect_damage(m: PinMatch, u: Unit, base: int, dtype: str, ctx: dict[str, An
     return hit
 
 
-def note_hq(m: PinMatch, u: Unit, before: int, ctx: dict[str, Any]) -> None:
+def note_hq(m: PinCore, u: Unit, before: int, ctx: dict[str, Any]) -> None:
     """Record 【总部受伤】 for the after-windows (not for a counter's own text)."""
     if u.is_hq and u.hp < before and not ctx.get("counter"):
         m.state.after.append((u.side, "hq_damaged", {"ev_unit": u.uid}))
 
 
 def plan(
-    m: PinMatch, src: Unit, dst: Unit, base: int, dtype: str, counter: bool, keep_type: bool = False
+    m: PinCore, src: Unit, dst: Unit, base: int, dtype: str, counter: bool, keep_type: bool = False
 ) -> Hit | None:
     """One attack/counter/splash instance computed from the current state."""
     pct, dealt = combat_percent(
@@ -175,7 +175,7 @@ def plan(
     return hit
 
 
-def counter_hit(m: PinMatch, attacker: Unit, target: Unit) -> Hit | None:
+def counter_hit(m: PinCore, attacker: Unit, target: Unit) -> Hit | None:
     """PIN-ATTACK-6: the target's type that costs the attacker most HP (first on a tie)."""
     best: Hit | None = None
     for dt in m.card(target).damage:
@@ -185,7 +185,7 @@ def counter_hit(m: PinMatch, attacker: Unit, target: Unit) -> Hit | None:
     return best
 
 
-def resolve_attack(m: PinMatch, eid: int, uid: int, tid: int, dtype: str) -> None:
+def resolve_attack(m: PinCore, eid: int, uid: int, tid: int, dtype: str) -> None:
     """PIN-ATTACK-9: attack, counter and splash computed from one state, land together."""
     st = m.state
     a, t = m.unit(uid), m.unit(tid)
@@ -249,10 +249,8 @@ def _hit_dict(h: Hit | None) -> dict[str, Any] | None:
     }
 
 
-def destroy(m: PinMatch, u: Unit, ctx: dict[str, Any]) -> None:
+def destroy(m: PinCore, u: Unit, ctx: dict[str, Any]) -> None:
     """PIN-DMG-13: to the owner's graveyard (衍生: removed); 【友方单位被摧毁】 recorded."""
-    from throne_lib.games.pin.engine import to_grave
-
     st = m.state
     m.emit("destroyed", f"{m.name(u.uid)}被摧毁", unit=u.uid, card=u.card, side=u.side)
     st.slots[u.cell].remove(u.uid)
@@ -264,7 +262,7 @@ def destroy(m: PinMatch, u: Unit, ctx: dict[str, Any]) -> None:
         st.after.append((u.side, "ally_destroyed", {"ev_unit": u.uid, "card": u.card}))
 
 
-def deaths(m: PinMatch, ctx: dict[str, Any]) -> None:
+def deaths(m: PinCore, ctx: dict[str, Any]) -> None:
     """Destroy every unit at HP ≤ 0 (by cell, then slot), then check the HQs."""
     for u in m.units():
         if u.hp <= 0:
@@ -272,7 +270,7 @@ def deaths(m: PinMatch, ctx: dict[str, Any]) -> None:
     check_win(m)
 
 
-def check_win(m: PinMatch) -> None:
+def check_win(m: PinCore) -> None:
     """PIN-HQ-4: an HQ at 0 or below loses at once; both at once is a draw."""
     st = m.state
     fallen = [s for s in (0, 1) if st.units[s].hp <= 0]
@@ -285,7 +283,7 @@ def check_win(m: PinMatch) -> None:
     finish(m, winner, "总部被摧毁", "hq")
 
 
-def finish(m: PinMatch, winner: int, why: str, reason: str) -> None:
+def finish(m: PinCore, winner: int, why: str, reason: str) -> None:
     """End the match; ``reason`` is the short machine word (``hq``, ``round_limit``, …)."""
     st = m.state
     st.winner, st.phase, st.pending, st.end_reason = winner, "over", None, reason
@@ -295,7 +293,7 @@ def finish(m: PinMatch, winner: int, why: str, reason: str) -> None:
     m.emit("over", f"{why}：{result}", winner=winner)
 
 
-def end_by_round_limit(m: PinMatch) -> None:
+def end_by_round_limit(m: PinCore) -> None:
     """PIN-TURN-7: after the last round the HQ with more HP wins; equal is a draw."""
     h0, h1 = m.state.units[0].hp, m.state.units[1].hp
     m.state.turn -= 1
@@ -307,7 +305,7 @@ def end_by_round_limit(m: PinMatch) -> None:
     )
 
 
-def preview(m: PinMatch, uid: int, tid: int, dtype: str) -> dict[str, Any]:
+def preview(m: PinCore, uid: int, tid: int, dtype: str) -> dict[str, Any]:
     """What an attack would do now, computed by the rules without changing anything
     (PIN-UI-5's preview, the scripted AI's attack score): main hit, counter, splash."""
     a, t = m.state.units[uid], m.state.units[tid]

@@ -7,8 +7,8 @@ from typing import Any
 
 from throne_lib.games.pin import combat
 from throne_lib.games.pin.cards import COUNTER
+from throne_lib.games.pin.core import PinCore, draw, push, to_hand
 from throne_lib.games.pin.hexes import SIDE_NAMES, label, parse_cell, support_line
-from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import Unit, parse_ref, ref
 from throne_lib.games.pin.words import Call
 
@@ -16,7 +16,7 @@ Ctx = dict[str, Any]
 _RADIUS = {"enemy_same_cell": 0, "enemy_adjacent": 1, "enemy_within2": 2}
 
 
-def candidates(m: PinMatch, ctx: Ctx, selector: str) -> list[str]:
+def candidates(m: PinCore, ctx: Ctx, selector: str) -> list[str]:
     """Every legal choice for a chosen selector, as action arguments (u7, hq1, 009)."""
     side = ctx["side"]
     enemies = [u for u in m.units() if u.side != side]
@@ -39,7 +39,7 @@ def candidates(m: PinMatch, ctx: Ctx, selector: str) -> list[str]:
     raise ValueError(f"not a chosen selector: {selector}")
 
 
-def playable_counters(m: PinMatch, side: int, trigger: str, ctx: Ctx) -> list[tuple[str, str]]:
+def playable_counters(m: PinCore, side: int, trigger: str, ctx: Ctx) -> list[tuple[str, str]]:
     """(card, target) pairs the side may play in this window (PIN-COUNTER-1/-2/-5)."""
     st = m.state
     out: list[tuple[str, str]] = []
@@ -62,7 +62,7 @@ def playable_counters(m: PinMatch, side: int, trigger: str, ctx: Ctx) -> list[tu
     return out
 
 
-def _targets(m: PinMatch, ctx: Ctx, who: str) -> list[Unit]:
+def _targets(m: PinCore, ctx: Ctx, who: str) -> list[Unit]:
     """The units/HQs a call acts on now; gone targets are skipped (PIN-EFFECT-1)."""
     side = ctx["side"]
     uid: int | None
@@ -85,10 +85,8 @@ def _targets(m: PinMatch, ctx: Ctx, who: str) -> list[Unit]:
     return [u] if u is not None else []
 
 
-def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
+def do_call(m: PinCore, ctx: Ctx, call: Call) -> bool:
     """Resolve one call; False when a 若… condition fails (PIN-EFFECT-7)."""
-    from throne_lib.games.pin import engine
-
     st = m.state
     side = ctx["side"]
     a = call.args
@@ -101,7 +99,7 @@ def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
         return ok
     if n == "draw":
         for _ in range(int(a[0])):
-            engine.draw(m, side)
+            draw(m, side)
         return True
     if n == "gain_cp":  # PIN-CP-3: current CP may pass the max, never the cap
         st.cp[side] = min(m.rules.cp_max_cap, st.cp[side] + int(a[0]))
@@ -124,7 +122,7 @@ def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
     if n == "spawn":  # PIN-EFFECT-5
         card = str(a[0])
         for _ in range(int(a[1])):
-            engine.to_hand(m, side, card, public=True)
+            to_hand(m, side, card, public=True)
         m.emit("spawn", f"{SIDE_NAMES[side]}生成{a[1]}张{m.db[card].name}", side=side, card=card)
         return True
     if n == "cancel":  # PIN-COUNTER-6
@@ -137,12 +135,10 @@ def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
         m.emit("no_target", f"{call.zh()}：目标已不在，跳过")
         return True
     if n == "retreat":  # PIN-RETREAT-8: one by one, by cell number, then slot
-        from throne_lib.games.pin import engine
-
         units = [u for u in targets if not u.is_hq]
         for u in units:
             m.emit("retreat_order", f"{m.name(u.uid)}被命令撤退", unit=u.uid)
-        engine.push(m, *[("retreat", u.uid) for u in units])
+        push(m, *[("retreat", u.uid) for u in units])
         return True
     for u in targets:
         _act(m, ctx, call, u)
@@ -151,7 +147,7 @@ def do_call(m: PinMatch, ctx: Ctx, call: Call) -> bool:
     return True
 
 
-def _act(m: PinMatch, ctx: Ctx, call: Call, u: Unit) -> None:
+def _act(m: PinCore, ctx: Ctx, call: Call, u: Unit) -> None:
 
     n, a = call.name, call.args
     c = m.card(u)

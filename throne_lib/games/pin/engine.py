@@ -13,80 +13,29 @@ from typing import Any
 from throne_lib.games.pin import combat, effects
 from throne_lib.games.pin.actions import PinAction
 from throne_lib.games.pin.cards import COUNTER
+from throne_lib.games.pin.core import PinCore, draw, from_hand, push, to_grave, to_hand
 from throne_lib.games.pin.hexes import SIDE_NAMES, label, parse_cell, support_line
-from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import Decision, Unit, parse_ref, ref
 from throne_lib.games.pin.words import Clause
 
 Ctx = dict[str, Any]
 
 
-def push(m: PinMatch, *steps: tuple[Any, ...]) -> None:
-    """Queue steps to run in the order given (before anything queued earlier)."""
-    m.state.queue.extend(reversed(steps))
-
-
-def run(m: PinMatch) -> None:
+def run(m: PinCore) -> None:
     st = m.state
     while st.queue and st.pending is None and st.phase != "over":
         step = st.queue.pop()
         STEPS[step[0]](m, *step[1:])
 
 
-# --- cards in hand -------------------------------------------------------------------
-
-
-def to_hand(m: PinMatch, side: int, card: str, public: bool = False) -> bool:
-    """A card joins a hand unless it would be the 11th (PIN-TURN-6)."""
-    st = m.state
-    if len(st.hands[side]) >= m.rules.hand_limit:
-        to_grave(m, side, card)
-        m.emit(
-            "overflow",
-            f"{SIDE_NAMES[side]}手牌已满，{m.db[card].name}弃入坟场",
-            side=side,
-            card=card,
-        )
-        return False
-    st.hands[side].append(card)
-    if public:
-        st.known[side].append(card)
-    return True
-
-
-def from_hand(m: PinMatch, side: int, card: str) -> None:
-    st = m.state
-    st.hands[side].remove(card)
-    if card in st.known[side]:
-        st.known[side].remove(card)
-
-
-def to_grave(m: PinMatch, side: int, card: str) -> None:
-    """To the graveyard; a 衍生 card is removed from the game (PIN-EFFECT-5)."""
-    (m.state.removed if m.db[card].derived else m.state.graves)[side].append(card)
-
-
-def draw(m: PinMatch, side: int) -> None:
-    """Draw the top card; an empty deck draws nothing (PIN-TURN-3 Reading)."""
-    st = m.state
-    if not st.decks[side]:
-        m.emit("draw_empty", f"{SIDE_NAMES[side]}牌库已空，未抽到牌", side=side)
-        return
-    card = st.decks[side].pop()
-    st.last_drawn[side] = card
-    m.emit("draw", f"{SIDE_NAMES[side]}抽1张牌", side=side)
-    m.emit("drew", f"{SIDE_NAMES[side]}抽到{m.db[card].name}", private=side, side=side, card=card)
-    to_hand(m, side, card)
-
-
 # --- actions ---------------------------------------------------------------------------
 
 
-def perform(m: PinMatch, a: PinAction) -> None:
+def perform(m: PinCore, a: PinAction) -> None:
     ACTIONS[a.kind](m, *a.args)
 
 
-def _mulligan(m: PinMatch, cards: str) -> None:
+def _mulligan(m: PinCore, cards: str) -> None:
     st = m.state
     seat = st.pending.seat if st.pending else 0
     chosen = [] if cards == "-" else cards.split("+")
@@ -114,7 +63,7 @@ def _mulligan(m: PinMatch, cards: str) -> None:
     st.pending = Decision("mulligan", 1) if seat == 0 else Decision("reveal", 0)
 
 
-def _reveal(m: PinMatch, card: str) -> None:
+def _reveal(m: PinCore, card: str) -> None:
     st = m.state
     seat = st.pending.seat if st.pending else 0
     st.revealed[seat] = card
@@ -157,7 +106,7 @@ def _reveal(m: PinMatch, card: str) -> None:
     st.pending = Decision("reveal", 0)
 
 
-def _begin(m: PinMatch, first: int) -> None:
+def _begin(m: PinCore, first: int) -> None:
     """PIN-SETUP-6: the first player shuffles its shown card back; the second keeps it."""
     st = m.state
     card = st.revealed[first]
@@ -170,7 +119,7 @@ def _begin(m: PinMatch, first: int) -> None:
     push(m, ("start_turn",))
 
 
-def _paid_draw(m: PinMatch) -> None:
+def _paid_draw(m: PinCore) -> None:
     st = m.state
     st.cp[st.active] -= m.rules.paid_draw_cost
     st.paid_draw_used = True
@@ -180,12 +129,12 @@ def _paid_draw(m: PinMatch) -> None:
     st.phase = "action"
 
 
-def _skip(m: PinMatch) -> None:
+def _skip(m: PinCore) -> None:
     m.state.pending = None
     m.state.phase = "action"
 
 
-def _deploy(m: PinMatch, card: str, cell_text: str) -> None:
+def _deploy(m: PinCore, card: str, cell_text: str) -> None:
     st = m.state
     side, cell = st.active, parse_cell(cell_text)
     c = m.db[card]
@@ -203,7 +152,7 @@ def _deploy(m: PinMatch, card: str, cell_text: str) -> None:
     push(m, ("stack_check", u.uid), ("deployed", u.uid, u.cell), ("after",))
 
 
-def new_unit(m: PinMatch, side: int, card: str, cell: int) -> Unit:
+def new_unit(m: PinCore, side: int, card: str, cell: int) -> Unit:
     """A fresh unit: full HP, charges and pools, unactivated (PIN-DEPLOY-3)."""
     st = m.state
     c = m.db[card]
@@ -226,7 +175,7 @@ def new_unit(m: PinMatch, side: int, card: str, cell: int) -> Unit:
     return u
 
 
-def _activate(m: PinMatch, who: str) -> None:
+def _activate(m: PinCore, who: str) -> None:
     st = m.state
     u = st.units[parse_ref(who)]
     c = m.card(u)
@@ -241,12 +190,12 @@ def _activate(m: PinMatch, who: str) -> None:
     )
 
 
-def spend(m: PinMatch, u: Unit) -> None:
+def spend(m: PinCore, u: Unit) -> None:
     u.actions -= 1
     u.spent += 1
 
 
-def _move(m: PinMatch, who: str, cell_text: str) -> None:
+def _move(m: PinCore, who: str, cell_text: str) -> None:
     st = m.state
     u = st.units[parse_ref(who)]
     cell = parse_cell(cell_text)
@@ -270,7 +219,7 @@ def _move(m: PinMatch, who: str, cell_text: str) -> None:
     push(m, *steps, ("tax", u.uid), ("after",))
 
 
-def relocate(m: PinMatch, u: Unit, cell: int) -> None:
+def relocate(m: PinCore, u: Unit, cell: int) -> None:
     st = m.state
     st.slots[u.cell].remove(u.uid)
     if not st.slots[u.cell]:
@@ -279,7 +228,7 @@ def relocate(m: PinMatch, u: Unit, cell: int) -> None:
     st.slots.setdefault(cell, []).append(u.uid)
 
 
-def _attack(m: PinMatch, who: str, target: str, dtype: str) -> None:
+def _attack(m: PinCore, who: str, target: str, dtype: str) -> None:
     st = m.state
     u = st.units[parse_ref(who)]
     tid = parse_ref(target)
@@ -305,12 +254,12 @@ def _attack(m: PinMatch, who: str, target: str, dtype: str) -> None:
     )
 
 
-def new_event(m: PinMatch) -> int:
+def new_event(m: PinCore) -> int:
     m.state.next_event += 1
     return m.state.next_event - 1
 
 
-def _special(m: PinMatch, who: str, target: str) -> None:
+def _special(m: PinCore, who: str, target: str) -> None:
     u = m.state.units[parse_ref(who)]
     spend(m, u)
     clause = m.card(u).clauses("special")[0]
@@ -324,7 +273,7 @@ def _special(m: PinMatch, who: str, target: str) -> None:
     push(m, ("clause", ctx, clause), ("tax", u.uid), ("after",))
 
 
-def _play(m: PinMatch, card: str, target: str) -> None:
+def _play(m: PinCore, card: str, target: str) -> None:
     st = m.state
     side = st.active
     c = m.db[card]
@@ -349,13 +298,13 @@ def _play(m: PinMatch, card: str, target: str) -> None:
     push(m, ("window", 1 - side, "enemy_command", {"eid": eid}), ("command", ctx), ("after",))
 
 
-def _end(m: PinMatch) -> None:
+def _end(m: PinCore) -> None:
     st = m.state
     m.emit("end", f"{SIDE_NAMES[st.active]}结束回合", side=st.active)
     push(m, ("end_phase",))
 
 
-def _counter(m: PinMatch, card: str, target: str) -> None:
+def _counter(m: PinCore, card: str, target: str) -> None:
     st = m.state
     assert st.pending is not None
     side, wctx = st.pending.seat, st.pending.data["ctx"]
@@ -375,20 +324,20 @@ def _counter(m: PinMatch, card: str, target: str) -> None:
     push(m, ("calls", ctx, clause.calls), ("to_grave", side, card))
 
 
-def _pass(m: PinMatch) -> None:
+def _pass(m: PinCore) -> None:
     st = m.state
     assert st.pending is not None
     m.emit("pass", f"{SIDE_NAMES[st.pending.seat]}放弃反制", side=st.pending.seat)
     st.pending = None
 
 
-def _retreat(m: PinMatch, who: str, dest: str) -> None:
+def _retreat(m: PinCore, who: str, dest: str) -> None:
     st = m.state
     st.pending = None
     do_retreat(m, st.units[parse_ref(who)], dest)
 
 
-def _target(m: PinMatch, target: str) -> None:
+def _target(m: PinCore, target: str) -> None:
     st = m.state
     assert st.pending is not None
     ctx, clause = st.pending.data["ctx"], st.pending.data["clause"]
@@ -418,7 +367,7 @@ ACTIONS: dict[str, Callable[..., None]] = {
 # --- steps -----------------------------------------------------------------------------
 
 
-def _stack_check(m: PinMatch, uid: int) -> None:
+def _stack_check(m: PinCore, uid: int) -> None:
     """PIN-STACK-3: over the limit right after placing -> the new unit retreats."""
     u = m.unit(uid)
     if u is not None and len(m.state.slots[u.cell]) > m.rules.slots_per_cell:
@@ -426,7 +375,7 @@ def _stack_check(m: PinMatch, uid: int) -> None:
         retreat_start(m, u, deploy=True)
 
 
-def _deployed(m: PinMatch, uid: int, cell: int) -> None:
+def _deployed(m: PinCore, uid: int, cell: int) -> None:
     """PIN-DEPLOY-2: window 【敌方部署】, then the 部署： effect, if the unit stands."""
     u = m.unit(uid)
     if u is None:
@@ -440,7 +389,7 @@ def _deployed(m: PinMatch, uid: int, cell: int) -> None:
     push(m, *steps)
 
 
-def _clause(m: PinMatch, ctx: Ctx, clause: Clause) -> None:
+def _clause(m: PinCore, ctx: Ctx, clause: Clause) -> None:
     """Start a unit's or HQ's triggered clause; chaos switches it off (PIN-CHAOS-1)."""
     src = m.unit(ctx["source"]) if ctx.get("source") is not None else None
     if src is not None and src.in_chaos:
@@ -461,7 +410,7 @@ def _clause(m: PinMatch, ctx: Ctx, clause: Clause) -> None:
     push(m, ("calls", ctx, clause.calls))
 
 
-def _calls(m: PinMatch, ctx: Ctx, calls: tuple[Any, ...]) -> None:
+def _calls(m: PinCore, ctx: Ctx, calls: tuple[Any, ...]) -> None:
     if not calls:
         return
     if len(calls) > 1:
@@ -470,7 +419,7 @@ def _calls(m: PinMatch, ctx: Ctx, calls: tuple[Any, ...]) -> None:
         m.state.queue.pop()  # 若… was false: the rest of the clause is skipped
 
 
-def _command(m: PinMatch, ctx: Ctx) -> None:
+def _command(m: PinCore, ctx: Ctx) -> None:
     st = m.state
     card = m.db[ctx["card"]]
     if ctx["eid"] in st.cancelled:  # PIN-COUNTER-6
@@ -480,21 +429,21 @@ def _command(m: PinMatch, ctx: Ctx) -> None:
     push(m, ("calls", ctx, card.effects[0].calls), ("to_grave", ctx["side"], card.id))
 
 
-def _to_grave(m: PinMatch, side: int, card: str) -> None:
+def _to_grave(m: PinCore, side: int, card: str) -> None:
     to_grave(m, side, card)
 
 
-def _window(m: PinMatch, side: int, trigger: str, ctx: Ctx) -> None:
+def _window(m: PinCore, side: int, trigger: str, ctx: Ctx) -> None:
     """PIN-COUNTER-3/-5: ask only when the side holds a counter it can play here."""
     if effects.playable_counters(m, side, trigger, ctx):
         m.state.pending = Decision("window", side, {"trigger": trigger, "ctx": ctx})
 
 
-def _attack_step(m: PinMatch, eid: int, uid: int, tid: int, dtype: str) -> None:
+def _attack_step(m: PinCore, eid: int, uid: int, tid: int, dtype: str) -> None:
     combat.resolve_attack(m, eid, uid, tid, dtype)
 
 
-def _tax(m: PinMatch, uid: int) -> None:
+def _tax(m: PinCore, uid: int) -> None:
     """PIN-CHAOS-4: an infantry unit in chaos takes 10 直接 after each action."""
     u = m.unit(uid)
     if u is None or not u.in_chaos or "步兵" not in m.types(u):
@@ -504,7 +453,7 @@ def _tax(m: PinMatch, uid: int) -> None:
     combat.deaths(m, {})
 
 
-def _after(m: PinMatch) -> None:
+def _after(m: PinCore) -> None:
     """After-windows in event order, the side not on turn first (PIN-COUNTER-3)."""
     st = m.state
     items, st.after = st.after, []
@@ -512,7 +461,7 @@ def _after(m: PinMatch) -> None:
     push(m, *[("window", side, trig, ctx) for side, trig, ctx in items])
 
 
-def _start_turn(m: PinMatch) -> None:
+def _start_turn(m: PinCore) -> None:
     """PIN-TURN-2: CP, refills, activations cleared, then 回合开始： effects."""
     st, r = m.state, m.rules
     st.turn += 1
@@ -545,7 +494,7 @@ def _start_turn(m: PinMatch) -> None:
     push(m, *clauses, ("after",), ("draw_phase",))
 
 
-def _draw_phase(m: PinMatch) -> None:
+def _draw_phase(m: PinCore) -> None:
     """PIN-TURN-3: draw 1, then offer the paid draw; the first player's turn 1 skips it."""
     st = m.state
     side = st.active
@@ -560,7 +509,7 @@ def _draw_phase(m: PinMatch) -> None:
         st.phase = "action"
 
 
-def _end_phase(m: PinMatch) -> None:
+def _end_phase(m: PinCore) -> None:
     st = m.state
     side = st.active
     st.phase = "end"
@@ -572,7 +521,7 @@ def _end_phase(m: PinMatch) -> None:
     push(m, *clauses, ("after",), ("expire",), ("next_turn",))
 
 
-def _expire(m: PinMatch) -> None:
+def _expire(m: PinCore) -> None:
     """PIN-TURN-5 / PIN-CHAOS-2: chaos ends after 回合结束：; unused actions are lost."""
     st = m.state
     for u in m.units():
@@ -585,13 +534,13 @@ def _expire(m: PinMatch) -> None:
         st.cp[st.active] = 0
 
 
-def _next_turn(m: PinMatch) -> None:
+def _next_turn(m: PinCore) -> None:
     st = m.state
     st.active = 1 - st.active
     push(m, ("start_turn",))
 
 
-def _retreat_step(m: PinMatch, uid: int) -> None:
+def _retreat_step(m: PinCore, uid: int) -> None:
     u = m.unit(uid)
     if u is not None:
         retreat_start(m, u, deploy=False)
@@ -620,7 +569,7 @@ STEPS: dict[str, Callable[..., None]] = {
 # --- retreat (PIN-RETREAT-*) -----------------------------------------------------------
 
 
-def retreat_options(m: PinMatch, u: Unit) -> tuple[list[int], bool]:
+def retreat_options(m: PinCore, u: Unit) -> tuple[list[int], bool]:
     """End cells reachable by a legal path, and whether return to hand is allowed.
 
     Paths step to adjacent cells without enemy units, may cross friendly (even full)
@@ -647,7 +596,7 @@ def retreat_options(m: PinMatch, u: Unit) -> tuple[list[int], bool]:
     return sorted(ends), hand
 
 
-def retreat_start(m: PinMatch, u: Unit, deploy: bool) -> None:
+def retreat_start(m: PinCore, u: Unit, deploy: bool) -> None:
     cells, hand = retreat_options(m, u)
     n = len(cells) + hand
     if n == 0:  # PIN-RETREAT-5
@@ -660,7 +609,7 @@ def retreat_start(m: PinMatch, u: Unit, deploy: bool) -> None:
     m.state.pending = Decision("retreat", u.side, {"uid": u.uid, "cells": cells, "hand": hand})
 
 
-def do_retreat(m: PinMatch, u: Unit, dest: str) -> None:
+def do_retreat(m: PinCore, u: Unit, dest: str) -> None:
     st = m.state
     silent = u.in_chaos
     clauses = m.card(u).clauses("retreat")
@@ -689,5 +638,5 @@ def do_retreat(m: PinMatch, u: Unit, dest: str) -> None:
         push(m, *[("clause", ctx, cl) for cl in clauses])
 
 
-def counter_cards(m: PinMatch, side: int) -> list[str]:
+def counter_cards(m: PinCore, side: int) -> list[str]:
     return sorted({c for c in m.state.hands[side] if m.db[c].kind == COUNTER})

@@ -12,15 +12,15 @@ from itertools import product
 from throne_lib.games.pin import combat, effects
 from throne_lib.games.pin.actions import PinAction
 from throne_lib.games.pin.cards import COMMAND, UNIT
+from throne_lib.games.pin.core import PinCore
 from throne_lib.games.pin.hexes import CELLS, label, support_line
-from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import Unit, ref
 
 END = PinAction("end")
 PASS = PinAction("pass")
 
 
-def legal_actions(m: PinMatch) -> list[PinAction]:
+def legal_actions(m: PinCore) -> list[PinAction]:
     st = m.state
     if st.phase == "over":
         return []
@@ -32,7 +32,7 @@ def legal_actions(m: PinMatch) -> list[PinAction]:
     return [*deploys(m), *plays(m), *unit_actions(m), END]
 
 
-def _decision(m: PinMatch) -> list[PinAction]:
+def _decision(m: PinCore) -> list[PinAction]:
     st = m.state
     d = st.pending
     assert d is not None
@@ -63,7 +63,7 @@ def _decision(m: PinMatch) -> list[PinAction]:
     return []
 
 
-def deploys(m: PinMatch) -> list[PinAction]:
+def deploys(m: PinCore) -> list[PinAction]:
     """PIN-DEPLOY-1: own support line, no enemy unit there; full cells allowed."""
     st = m.state
     side = st.active
@@ -76,7 +76,7 @@ def deploys(m: PinMatch) -> list[PinAction]:
     return out
 
 
-def plays(m: PinMatch) -> list[PinAction]:
+def plays(m: PinCore) -> list[PinAction]:
     """PIN-CMD-1/-2: payable commands with a legal target for each 一个…."""
     st = m.state
     side = st.active
@@ -94,7 +94,7 @@ def plays(m: PinMatch) -> list[PinAction]:
     return out
 
 
-def can_activate(m: PinMatch, u: Unit) -> bool:
+def can_activate(m: PinCore, u: Unit) -> bool:
     st = m.state
     if u.activated or m.card(u).action_cost > st.cp[u.side]:
         return False
@@ -103,7 +103,7 @@ def can_activate(m: PinMatch, u: Unit) -> bool:
     return m.rules.activate_on_deploy_turn or u.deployed_turn != st.turn
 
 
-def can_act(m: PinMatch, u: Unit) -> bool:
+def can_act(m: PinCore, u: Unit) -> bool:
     """An activated unit with an action left that chaos does not hold back (PIN-ACT-3)."""
     if not u.activated or u.actions <= 0:
         return False
@@ -116,7 +116,7 @@ def can_act(m: PinMatch, u: Unit) -> bool:
     return not (m.rules.cost_per_attack and m.card(u).action_cost > m.state.cp[u.side])
 
 
-def move_targets(m: PinMatch, u: Unit) -> list[int]:
+def move_targets(m: PinCore, u: Unit) -> list[int]:
     """PIN-MOVE-1/-2/-6/-7: free slot; enemy cells only for ≤ 营 and hover."""
     if u.stopped:  # PIN-MOVE-3
         return []
@@ -130,7 +130,7 @@ def move_targets(m: PinMatch, u: Unit) -> list[int]:
 
 
 def attack_targets(
-    m: PinMatch, u: Unit, prot: tuple[set[int], set[int]] | None = None
+    m: PinCore, u: Unit, prot: tuple[set[int], set[int]] | None = None
 ) -> list[Unit]:
     if m.attack(u) <= 0 and not m.rules.zero_attack_may_attack:  # PIN-ATTACK-3
         return []
@@ -140,7 +140,7 @@ def attack_targets(
     return [t for t in foes if combat.can_target(m, u, t, prot)]
 
 
-def unit_actions(m: PinMatch) -> list[PinAction]:
+def unit_actions(m: PinCore) -> list[PinAction]:
     st = m.state
     side = st.active
     out: list[PinAction] = []
@@ -173,7 +173,7 @@ def unit_actions(m: PinMatch) -> list[PinAction]:
     return out
 
 
-def why_illegal(m: PinMatch, a: PinAction) -> tuple[str, str]:
+def why_illegal(m: PinCore, a: PinAction) -> tuple[str, str]:
     """(rule, reason) for an action not in ``legal_actions`` (never for a legal one)."""
     st = m.state
     if st.phase == "over":

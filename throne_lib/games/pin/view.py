@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, TypeVar
 
 from throne_lib.games.pin.actions import PinAction
+from throne_lib.games.pin.core import PinCore
 from throne_lib.games.pin.hexes import SIDE_NAMES, label
-from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import Unit, parse_ref, ref
 
+M = TypeVar("M", bound=PinCore)  # resample returns a copy of the match it is given
 
-def unit_view(m: PinMatch, u: Unit) -> dict[str, Any]:
+
+def unit_view(m: PinCore, u: Unit) -> dict[str, Any]:
     c = m.card(u)
     return {
         "ref": ref(u.uid),
@@ -36,7 +38,7 @@ def unit_view(m: PinMatch, u: Unit) -> dict[str, Any]:
     }
 
 
-def observation(m: PinMatch, seat: int) -> dict[str, Any]:
+def observation(m: PinCore, seat: int) -> dict[str, Any]:
     """Everything public plus the seat's own hand; hands and deck order hidden."""
     st = m.state
     other = 1 - seat
@@ -81,7 +83,7 @@ def observation(m: PinMatch, seat: int) -> dict[str, Any]:
     }
 
 
-def resample(m: PinMatch, seat: int, rng: random.Random) -> PinMatch:
+def resample(m: M, seat: int, rng: random.Random) -> M:
     """A copy with the opponent's unknown hand cards and both deck orders redrawn.
 
     The opponent's hand keeps its size and the cards everyone has seen enter it (a kept
@@ -109,7 +111,7 @@ def resample(m: PinMatch, seat: int, rng: random.Random) -> PinMatch:
     return out
 
 
-def describe(m: PinMatch, a: PinAction) -> str:
+def describe(m: PinCore, a: PinAction) -> str:
     """Chinese text of an action for buttons and logs."""
     db, args = m.db, a.args
 

@@ -1,4 +1,5 @@
-"""Decks: validation (R-DECK-*), signature decks (R-DECK-7) and the deck file format.
+"""Decks: what a side brings (:class:`SideSetup`), validation (R-DECK-*), signature decks
+(R-DECK-7) and the deck file format.
 
 Deck file format (UTF-8 text, ``#`` starts a comment)::
 
@@ -11,15 +12,47 @@ Deck file format (UTF-8 text, ``#`` starts a comment)::
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.throne.cards import DECK_KINDS, RACES, CardDB
-from throne_lib.games.throne.match import SideSetup
 from throne_lib.kit.decks import DeckError as DeckError
 from throne_lib.kit.decks import DeckProblem as DeckProblem
 from throne_lib.kit.textfile import read_text, text_lines
 
 MAX_COUNT = 1000  # far above any deck rule (R-DECK-1); a sanity bound for a deck file
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """What a side brings: its main general (the throne) and its deck of card ids."""
+
+    general: str
+    deck: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, object]:
+        return {"general": self.general, "deck": list(self.deck)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> SideSetup:
+        if not isinstance(data, dict):
+            raise ValueError(f"a side setup is an object, got {type(data).__name__}")
+        general, deck = data.get("general"), data.get("deck", [])
+        if not isinstance(general, str):
+            raise ValueError(f"a side setup's general is a card id, got {general!r:.40}")
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise ValueError(f"a side setup's deck is a list of card ids, got {deck!r:.40}")
+        return cls(general, tuple(deck))
+
+    @classmethod
+    def signature(cls, db: CardDB, race_or_general: str) -> SideSetup:
+        """The signature deck of a general (or of a race's first general)."""
+        return signature_deck(db, race_or_general)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:

@@ -10,14 +10,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES, Geometry
 from throne_lib.games.throne.cards import CardDB
+from throne_lib.games.throne.decks import SideSetup
 from throne_lib.games.throne.engine import Engine, opening_pool
 from throne_lib.games.throne.explain import explain_illegal
 from throne_lib.games.throne.legal import legal_actions
@@ -35,38 +34,6 @@ from throne_lib.games.throne.state import (
 from throne_lib.kit.protocol import IllegalAction, check_seat
 
 __all__ = ["IllegalAction", "LegalActions", "Match", "SideSetup"]
-
-
-@dataclass(frozen=True)
-class SideSetup:
-    """What a side brings: its main general (the throne) and its deck of card ids."""
-
-    general: str
-    deck: tuple[str, ...] = field(default=())
-
-    def to_dict(self) -> dict[str, object]:
-        return {"general": self.general, "deck": list(self.deck)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, object]) -> SideSetup:
-        if not isinstance(data, dict):
-            raise ValueError(f"a side setup is an object, got {type(data).__name__}")
-        general, deck = data.get("general"), data.get("deck", [])
-        if not isinstance(general, str):
-            raise ValueError(f"a side setup's general is a card id, got {general!r:.40}")
-        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-            raise ValueError(f"a side setup's deck is a list of card ids, got {deck!r:.40}")
-        return cls(general, tuple(deck))
-
-    @classmethod
-    def signature(cls, db: CardDB, race_or_general: str) -> SideSetup:
-        """The signature deck of a general (or of a race's first general)."""
-        from throne_lib.games.throne.decks import signature_deck
-
-        return signature_deck(db, race_or_general)
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 class LegalActions(Sequence[Action]):
