@@ -11,7 +11,7 @@ selectors exist and what their arguments are): Throne in
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 # Sanity bounds of one cell: a cell longer than MAX_CHARS, or a number beyond MAX_NUMBER,
@@ -84,6 +84,51 @@ def clause_parts(text: str) -> Iterator[tuple[str, str]]:
         if not sep:
             raise LangError(f"expected 'trigger: effect(...)' in {part!r}")
         yield head.strip(), body.strip()
+
+
+def keyword_items(
+    text: str, example: str, amount: int, max_number: int = MAX_NUMBER
+) -> Iterator[tuple[str, int, bool]]:
+    """The items of a keywords cell, one at a time (so the first bad one is reported):
+    ``(name, amount, written with a number)``, 1 for a bare name. ``example`` names
+    keywords for an error (``"taunt or armor(2)"``), ``amount`` a typical number. Which
+    names exist and which take a number is the game's to check."""
+    for node in elements(text):
+        if isinstance(node, ast.Name):
+            yield node.id, 1, False
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if len(node.args) != 1 or node.keywords:
+                raise LangError(f"keyword {name} takes one whole number, e.g. {name}({amount})")
+            yield name, whole_number(node.args[0], name, max_number), True
+        else:
+            raise LangError(f"expected a keyword such as {example}, got {src(node)!r}")
+
+
+def effect_call(
+    node: ast.expr, known: Collection[str], example: str, sort: bool = True
+) -> tuple[str, ast.Call]:
+    """``node`` as an effect call and its name (``damage`` of ``damage(3, enemy)``),
+    which must be one of ``known`` (listed, ``sort`` ed or in their order, when it is
+    not); ``example`` is a call the error shows."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        raise LangError(f"expected an effect call such as {example}, got {src(node)!r}")
+    name = node.func.id
+    if name not in known:
+        names = sorted(known) if sort else list(known)
+        raise LangError(f"unknown effect {name!r}; known: {', '.join(names)}")
+    return name, node
+
+
+def chosen(calls: Iterable[Call], selectors: Collection[str]) -> list[str]:
+    """Every argument of ``calls`` that is one of ``selectors`` (those that ask the
+    player for a target), in order."""
+    return [a for c in calls for a in c.args if isinstance(a, str) and a in selectors]
+
+
+def clause_text(head: str, calls: Iterable[Call]) -> str:
+    """A clause written back: ``head: call, call``."""
+    return f"{head}: {', '.join(c.text() for c in calls)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,8 @@ from typing import Literal
 from throne_lib.games.pin.rules import DAMAGE_TYPES
 from throne_lib.kit.effectlang import Call as BaseCall
 from throne_lib.kit.effectlang import LangError as LangError
-from throne_lib.kit.effectlang import clause_parts
+from throne_lib.kit.effectlang import chosen as _chosen
+from throne_lib.kit.effectlang import clause_parts, clause_text, effect_call, keyword_items
 from throne_lib.kit.effectlang import elements as _elements
 from throne_lib.kit.effectlang import expr as _expr
 from throne_lib.kit.effectlang import src as _src
@@ -156,17 +157,14 @@ class Clause:
     @property
     def chosen(self) -> str | None:
         """The selector that asks for a target (one per clause at most)."""
-        for call in self.calls:
-            for arg in call.args:
-                if isinstance(arg, str) and arg in CHOSEN_WHO:
-                    return arg
-        return None
+        found = _chosen(self.calls, CHOSEN_WHO)
+        return found[0] if found else None
 
     def text(self) -> str:
         head = self.trigger
         if self.trigger == "counter":
             head = f"counter({self.counter_on}{', ' + self.narrow if self.narrow else ''})"
-        return f"{head}: {', '.join(c.text() for c in self.calls)}"
+        return clause_text(head, self.calls)
 
     def zh(self) -> str:
         body = "，".join(c.zh() for c in self.calls)
@@ -186,16 +184,7 @@ def parse_keywords(text: str) -> tuple[tuple[str, int], ...]:
     if not text:
         return ()
     out: list[tuple[str, int]] = []
-    for node in _elements(text):
-        if isinstance(node, ast.Name):
-            name, value, has_arg = node.id, 1, False
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name, has_arg = node.func.id, True
-            if len(node.args) != 1 or node.keywords:
-                raise LangError(f"keyword {name} takes one whole number, e.g. {name}(5)")
-            value = _int(node.args[0], name)
-        else:
-            raise LangError(f"expected a keyword such as guard or armor(5), got {_src(node)!r}")
+    for name, value, has_arg in keyword_items(text, "guard or armor(5)", 5):
         if name not in KEYWORDS:
             raise LangError(f"unknown keyword {name!r}; known: {', '.join(KEYWORDS)}")
         if name == "ads" and not has_arg:  # PIN-KW-8: a bare ADS means ADS 1
@@ -225,7 +214,7 @@ def parse_effects(text: str) -> tuple[Clause, ...]:
         calls = tuple(_call(node) for node in _elements(body))
         if not calls:
             raise LangError(f"trigger {trigger} has no effect")
-        chosen = {a for c in calls for a in c.args if isinstance(a, str) and a in CHOSEN_WHO}
+        chosen = set(_chosen(calls, CHOSEN_WHO))
         if len(chosen) > 1:
             raise LangError(f"one clause may ask for one target, got {', '.join(sorted(chosen))}")
         if chosen and trigger in ("turn_start", "turn_end", "retreat"):
@@ -258,11 +247,7 @@ def _trigger(head: str) -> tuple[str, str, str]:
 
 
 def _call(node: ast.expr) -> Call:
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-        raise LangError(f"expected an effect call such as draw(1), got {_src(node)!r}")
-    name = node.func.id
-    if name not in SPECS:
-        raise LangError(f"unknown effect {name!r}; known: {', '.join(SPECS)}")
+    name, node = effect_call(node, SPECS, "draw(1)", sort=False)
     params = SPECS[name]
     if node.keywords or len(node.args) != len(params):
         raise LangError(f"{name} expects {signature(name)}, got {_src(node)!r}")

@@ -30,7 +30,14 @@ from throne_lib.kit.effectlang import MAX_CHARS as MAX_CHARS
 from throne_lib.kit.effectlang import MAX_NUMBER as MAX_NUMBER
 from throne_lib.kit.effectlang import Call as Call
 from throne_lib.kit.effectlang import LangError as LangError
-from throne_lib.kit.effectlang import check_size, clause_parts
+from throne_lib.kit.effectlang import (
+    check_size,
+    clause_parts,
+    clause_text,
+    effect_call,
+    keyword_items,
+)
+from throne_lib.kit.effectlang import chosen as _chosen
 from throne_lib.kit.effectlang import elements as _elements
 from throne_lib.kit.effectlang import expr as _expr
 from throne_lib.kit.effectlang import src as _src
@@ -142,7 +149,9 @@ class Clause:
 
     @property
     def chosen(self) -> str | None:
-        """The selector that asks the player for a target, if any."""
+        """The selector that asks the player for a target, if any. (A loop here, not the
+        kit's :func:`~throne_lib.kit.effectlang.chosen`: the compiled legal-move generator
+        asks it of every playable clause, and a call into uncompiled code costs there.)"""
         for call in self.calls:
             for arg in call.args:
                 if isinstance(arg, str) and arg in CHOSEN:
@@ -153,7 +162,7 @@ class Clause:
         head = self.trigger
         if self.trigger == "skill":
             head = f"skill(mana={self.mana}, hp={self.hp})"
-        return f"{head}: {', '.join(c.text() for c in self.calls)}"
+        return clause_text(head, self.calls)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
@@ -168,16 +177,7 @@ def parse_keywords(
         return ()
     check_size(text, max_chars)
     out: list[tuple[str, int]] = []
-    for node in _elements(text):
-        if isinstance(node, ast.Name):
-            name, value, has_arg = node.id, 1, False
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name, has_arg = node.func.id, True
-            if len(node.args) != 1 or node.keywords:
-                raise LangError(f"keyword {name} takes one whole number, e.g. {name}(2)")
-            value = _int(node.args[0], name, max_number)
-        else:
-            raise LangError(f"expected a keyword such as taunt or armor(2), got {_src(node)!r}")
+    for name, value, has_arg in keyword_items(text, "taunt or armor(2)", 2, max_number):
         if name not in KEYWORDS:
             raise LangError(f"unknown keyword {name!r}; known: {', '.join(sorted(KEYWORDS))}")
         if KEYWORDS[name] != has_arg:
@@ -210,7 +210,7 @@ def parse_effects(
         if not calls:
             raise LangError(f"trigger {trigger} has no effect")
         clause = Clause(trigger, mana, hp, calls)
-        chosen = [a for c in calls for a in c.args if isinstance(a, str) and a in CHOSEN]
+        chosen = _chosen(calls, CHOSEN)
         if len(set(chosen)) > 1:
             raise LangError(f"one clause may ask for one target, got {', '.join(chosen)}")
         uses_target = any(a == "target" for c in calls for a in c.args)
@@ -244,11 +244,7 @@ def _call(
     defaults: dict[str, tuple[int | str, ...]],
     max_number: int = MAX_NUMBER,
 ) -> Call:
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-        raise LangError(f"expected an effect call such as damage(3, enemy), got {_src(node)!r}")
-    name = node.func.id
-    if name not in specs:
-        raise LangError(f"unknown effect {name!r}; known: {', '.join(sorted(specs))}")
+    name, node = effect_call(node, specs, "damage(3, enemy)")
     if node.keywords:
         raise LangError(f"effect {name} takes positional arguments only")
     params = specs[name]
