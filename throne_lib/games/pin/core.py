@@ -107,6 +107,24 @@ class PinCore:
         return ev
 
 
+def fresh_unit(db: PinCardDB, uid: int, card: str, side: int, cell: int) -> Unit:
+    """Unit ``uid`` of ``card`` as it enters the board: full HP, its keywords' charges
+    and pools (ADS, shields, ward), unactivated (PIN-DEPLOY-3)."""
+    c = db[card]
+    return Unit(
+        uid,
+        card,
+        side,
+        cell,
+        c.hp,
+        c.hp,
+        c.kw("ads"),
+        c.kw("shield"),
+        c.kw("mshield"),
+        c.kw("ward"),
+    )
+
+
 # --- the step queue and the cards in hand (the engine's and the effects' primitives) ------
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from throne_lib.games.pin import combat, effects
 from throne_lib.games.pin.actions import PinAction
 from throne_lib.games.pin.cards import COUNTER
-from throne_lib.games.pin.core import PinCore, draw, from_hand, push, to_grave, to_hand
+from throne_lib.games.pin.core import PinCore, draw, fresh_unit, from_hand, push, to_grave, to_hand
 from throne_lib.games.pin.hexes import SIDE_NAMES, label, parse_cell, support_line
 from throne_lib.games.pin.state import Decision, Unit, parse_ref, ref
 from throne_lib.games.pin.words import Clause
@@ -155,19 +155,7 @@ def _deploy(m: PinCore, card: str, cell_text: str) -> None:
 def new_unit(m: PinCore, side: int, card: str, cell: int) -> Unit:
     """A fresh unit: full HP, charges and pools, unactivated (PIN-DEPLOY-3)."""
     st = m.state
-    c = m.db[card]
-    u = Unit(
-        st.next_uid,
-        card,
-        side,
-        cell,
-        c.hp,
-        c.hp,
-        c.kw("ads"),
-        c.kw("shield"),
-        c.kw("mshield"),
-        c.kw("ward"),
-    )
+    u = fresh_unit(m.db, st.next_uid, card, side, cell)
     u.deployed_turn = st.turn
     st.next_uid += 1
     st.units[u.uid] = u

@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 
 from throne_lib.games.pin.cards import PinCardDB
+from throne_lib.games.pin.core import fresh_unit
 from throne_lib.games.pin.hexes import HQ_CELLS, SIDE_NAMES, label, parse_cell
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES, Rules
@@ -144,19 +145,7 @@ def load_scenario(text: str, db: PinCardDB, rules: Rules = PIN_RULES) -> PinMatc
     for uid, side, card, cell, kv, flags in units:
         if card not in db or db[card].kind != "单位":
             raise ScenarioError(f"unit {ref(uid)}: {card!r} is not a unit card")
-        c = db[card]
-        u = Unit(
-            uid,
-            card,
-            side,
-            cell,
-            c.hp,
-            c.hp,
-            c.kw("ads"),
-            c.kw("shield"),
-            c.kw("mshield"),
-            c.kw("ward"),
-        )
+        u = fresh_unit(db, uid, card, side, cell)
         u.activated, u.stopped = "activated" in flags, "stopped" in flags
         _apply_kv(u, kv)
         if uid in st.units:
