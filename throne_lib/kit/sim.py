@@ -39,6 +39,7 @@ from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
 from throne_lib.kit import registry
 from throne_lib.kit.agents import agent_names, make_agent
+from throne_lib.kit.cluster import dask_client
 
 MAX_ACTIONS = 100_000
 
@@ -342,28 +343,12 @@ def _run_dask(
     scheduler: str | None,
     collect: Callable[[Iterable[dict[str, Any]]], None],
 ) -> None:
-    from distributed import Client, LocalCluster
     from distributed import as_completed as dask_completed
 
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            host="127.0.0.1",
-            protocol="tcp",
-            dashboard_address=None,
-            processes=workers > 1,
-        )
-    client = Client(cluster if cluster is not None else scheduler)
-    try:
+    with dask_client(workers, scheduler) as client:
         futures = client.map(run_batch, batches, pure=False)
         for f in dask_completed(futures):
             collect(f.result())
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def results_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:

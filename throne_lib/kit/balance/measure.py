@@ -26,6 +26,7 @@ from throne_lib.kit.balance.space import (
     _outside,
     variant,
 )
+from throne_lib.kit.cluster import dask_client
 
 SEED_STRIDE = 10_000  # seeds per block (a block plays fewer matches than this)
 MAX_BLOCKS = 1_000
@@ -155,25 +156,8 @@ def open_executor(
         with ProcessPoolExecutor(max_workers=n) as pool:
             yield pool
     elif backend == "dask":
-        from distributed import Client, LocalCluster
-
-        cluster = None
-        if scheduler is None:
-            cluster = LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                host="127.0.0.1",
-                protocol="tcp",
-                dashboard_address=None,
-                processes=n > 1,
-            )
-        client = Client(cluster if cluster is not None else scheduler)
-        try:
+        with dask_client(n, scheduler) as client:
             yield client.get_executor(pure=False)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
     else:
         raise ValueError(f"unknown backend {backend!r}: process, dask or serial")
 
