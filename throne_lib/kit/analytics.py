@@ -19,19 +19,8 @@ from typing import Any
 import pandas as pd
 
 from throne_lib.kit import registry
-
-Z95 = 1.959963984540054
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``wins / n`` (``(nan, nan)`` for n = 0)."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from throne_lib.kit.stats import Z95 as Z95
+from throne_lib.kit.stats import wilson as wilson
 
 
 def rates(groups: Any) -> pd.DataFrame:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from throne_lib.kit import registry
+from throne_lib.kit.random_agent import RandomAgent
 
 Values = Sequence[float]
 
@@ -148,12 +149,10 @@ class IsmctsAgent:
         seed = self.rng.getrandbits(32)
         if h.rollout is not None:
             return h.rollout(seed)
-        from throne_lib.kit.agents import RandomAgent, make_agent
-
         name = g.default_agent
         if name in ("random", "ismcts", "search"):
             return RandomAgent(seed)
-        return make_agent(name, seed, g.name)
+        return g.agents[name](seed)  # a game's own default agent (the kit's are above)
 
     # --- the search -----------------------------------------------------------------
     def choose(self, match: Any) -> Any:

@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from throne_lib.kit import registry
-from throne_lib.kit.analytics import Z95, wilson
 from throne_lib.kit.sim import MatchSpec, save_results, simulate
+from throne_lib.kit.stats import Z95, wilson
 
 BOOTSTRAP = 400
 
