@@ -12,6 +12,31 @@ from throne_lib.games.castle.rules import ROLE_ZH, CastleRules
 from throne_lib.games.castle.state import Player, Prompt, Soldier, State
 
 
+def seated(
+    rules: CastleRules,
+    cards: CastleCards,
+    rng: random.Random,
+    seed: int,
+    players: list[Player],
+    positions: list[int],
+) -> State:
+    """A new match's state: ``players`` in their seats (``positions``, CH-SETUP-3), no
+    harm or help recorded yet; the game mode deals the rest (城池战 builds on it too)."""
+    n = len(players)
+    s = State(
+        rules=rules,
+        cards=cards,
+        rng=rng,
+        seed=seed,
+        players=players,
+        pos=positions,
+        start_pos=tuple(positions),
+    )
+    s.harm = [[0] * n for _ in range(n)]
+    s.helped = [[0] * n for _ in range(n)]
+    return s
+
+
 def new_state(cards: CastleCards, rules: CastleRules, players: int, seed: int) -> State:
     """Seats, identities and the op stack for the rest of setup (CH-SETUP-2)."""
     row = rules.roles_for(players)
@@ -26,17 +51,7 @@ def new_state(cards: CastleCards, rules: CastleRules, players: int, seed: int) -
     ]
     rng.shuffle(roles)  # CH-SETUP-4
     ps = [Player(seat=i, role=roles[i]) for i in range(players)]
-    s = State(
-        rules=rules,
-        cards=cards,
-        rng=rng,
-        seed=seed,
-        players=ps,
-        pos=positions,
-        start_pos=tuple(positions),
-    )
-    s.harm = [[0] * players for _ in range(players)]
-    s.helped = [[0] * players for _ in range(players)]
+    s = seated(rules, cards, rng, seed, ps, positions)
     for p in ps:
         if p.role in ("lord", "reinforcement"):
             p.camp = "castle"

@@ -56,6 +56,7 @@ from throne_lib.games.castle.core import (
 from throne_lib.games.castle.death import end_game
 from throne_lib.games.castle.magic import counter_askers
 from throne_lib.games.castle.play import attack_payments, start_attack
+from throne_lib.games.castle.setup import seated
 from throne_lib.games.castle.state import Player, Prompt, Soldier, State
 from throne_lib.games.castle.turn import hand_load
 from throne_lib.games.cities.effects import resolve_capture
@@ -211,17 +212,7 @@ def new_state(
     if rules.random_seating:  # CW-SETUP-4
         rng.shuffle(positions)
     ps = [Player(seat=i, role="player", revealed=True) for i in range(n)]  # CW-TEAM-1
-    s = State(
-        rules=base,
-        cards=cards,
-        rng=rng,
-        seed=seed,
-        players=ps,
-        pos=positions,
-        start_pos=tuple(positions),
-    )
-    s.harm = [[0] * n for _ in range(n)]
-    s.helped = [[0] * n for _ in range(n)]
+    s = seated(base, cards, rng, seed, ps, positions)
     first = positions.index(0)
     order = s.clockwise_from(first, include=True)
     war = CityWar.deal(table, rules, teams, rng, order)  # CW-SETUP-3/5/6
