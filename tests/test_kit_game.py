@@ -133,17 +133,17 @@ class TakeAway:
         return m
 
 
-GAME = registry.register(
-    registry.Game(
-        name="takeaway",
-        title="取石子",
-        title_en="Take-away",
-        rule_prefix="TK-",
-        module=__name__,
-        seats=(2, 4),
-        new_match=lambda setups, seed, options: TakeAway(list(setups), seed, dict(options)),
-        default_setups=lambda n: [f"p{i}" for i in range(n)],
-    )
+# Registered only while this module's (or test_ismcts's) tests run: registering at import
+# would add it to every test parametrised over registry.games() collected afterwards.
+GAME = registry.Game(
+    name="takeaway",
+    title="取石子",
+    title_en="Take-away",
+    rule_prefix="TK-",
+    module=__name__,
+    seats=(2, 4),
+    new_match=lambda setups, seed, options: TakeAway(list(setups), seed, dict(options)),
+    default_setups=lambda n: [f"p{i}" for i in range(n)],
 )
 
 

@@ -208,9 +208,15 @@ def get(name: str) -> Game:
 
 def ensure(name: str, module: str) -> Game:
     """The game ``name``, importing ``module`` first if needed (how a worker process finds
-    a game registered outside the game packages, e.g. by a test module)."""
+    a game registered outside the game packages, e.g. by a test module). A module that
+    defines the :class:`Game` without registering it on import is registered here."""
     if name not in _GAMES:
-        importlib.import_module(module)
+        mod = importlib.import_module(module)
+        if name not in _GAMES:
+            for value in vars(mod).values():
+                if isinstance(value, Game) and value.name == name:
+                    register(value)
+                    break
     return get(name)
 
 
