@@ -72,6 +72,8 @@ def test_a_page_sees_only_its_seat_and_a_spectator_cannot_act(tmp_path: Path) ->
             p.tick()
             if p.my_turn():
                 p.submit(rng.choice(p.legal()))
+    for p in pages:
+        p.sync()  # the last submit (or an AI's move) is newer than the pages before it
     spec.sync()
     m = pages[0].match
     assert all(p.seq == pages[0].seq > 0 for p in pages)
