@@ -274,11 +274,19 @@ def _atk_defend(s: State, a: Atk) -> None:
             if ok:
                 push(s, ("atk_negated", a))
                 return
-        blockable = not a.no_save and not (a.aim and a.by_hero)
-        if blockable and able(s, t.seat):  # CH-UI-3: asked whether or not it holds 剑
-            ask(s, "block", t.seat, a)
+        if ask_block(s, t.seat, a):
             return
     push(s, ("atk_hit", a))
+
+
+def ask_block(s: State, seat: int, a: Atk) -> bool:
+    """CH-ATTACK-6: ``seat`` is asked to block ``a`` unless it can't be blocked (火箭,
+    瞄准) or the hero can't act; CH-UI-3: asked whether or not it holds 剑."""
+    blockable = not a.no_save and not (a.aim and a.by_hero)
+    if blockable and able(s, seat):
+        ask(s, "block", seat, a)
+        return True
+    return False
 
 
 @prompt("block", "CH-ATTACK-6")
@@ -304,7 +312,14 @@ def _block_answer(s: State, pr: Prompt, act: Act) -> None:
 @op("atk_negated")
 def _atk_negated(s: State, a: Atk) -> None:
     log(s, "negated", f"对{s.name(a.target)}的攻击被抵消")
-    if not a.by_hero or s.unit(a.target) is None:
+    if s.unit(a.target) is not None:
+        axe_window(s, a)
+
+
+def axe_window(s: State, a: Atk) -> None:
+    """CH-EQUIP-11/12: a hero's negated attack may be forced (熊首战斧) or repeated
+    (毁灭战斧)."""
+    if not a.by_hero:
         return
     p = s.players[a.src]
     if not p.alive or p.dying or a.attacker != p.ref:
@@ -360,9 +375,7 @@ def _atk_hit(s: State, a: Atk) -> None:
             if c.has("curse") and after is not None and after.curse == 0:
                 after.curse = 1
                 log(s, "curse", f"{s.name(a.target)} 被诅咒，下一回合无法行动")
-            if c.has("bite_heal") and att.hp < att.max_hp:
-                att.hp = min(att.max_hp, att.hp + int(c.num("bite_heal")))
-                log(s, "bite", f"{s.name(a.attacker)} 发动 咬噬，恢复1点生命")
+            bite(s, att)
     greatsword = a.by_hero and a.weapon and s.cards[a.weapon].has("kill_follow_up")
     if killed and greatsword and (s.rules.greatsword_chain or not a.follow):
         push(s, ("greatsword", a))
@@ -374,6 +387,14 @@ def _atk_hit(s: State, a: Atk) -> None:
                 deal(s, a.target, 1, a.src, "attack", a.attacker)
         elif after is not None:
             deal(s, a.target, 1, a.src, "attack", a.attacker)
+
+
+def bite(s: State, att: Soldier) -> None:
+    """CH-SOLDIER-8 咬噬: a soldier whose attack dealt damage heals."""
+    c = s.cards[att.card]
+    if c.has("bite_heal") and att.hp < att.max_hp:
+        att.hp = min(att.max_hp, att.hp + int(c.num("bite_heal")))
+        log(s, "bite", f"{s.name(att.ref)} 发动 咬噬，恢复1点生命")
 
 
 @prompt("abyss", "CH-EQUIP-9")

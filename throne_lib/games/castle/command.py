@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.combat import (
     Atk,
@@ -91,21 +93,38 @@ def _order_answer(s: State, pr: Prompt, act: Act) -> None:
         s.frenzy_uid = -1
         push(s, ("command_next", pr.seat))
         return
-    ref, target = str(act.args[0]), str(act.args[1])
+    order_soldier(s, pr.seat, str(act.args[0]), str(act.args[1]))
+
+
+def _group_targets(s: State, seat: int, sol: Soldier) -> list[str]:
+    return soldier_targets(s, seat, sol, s.command_group)
+
+
+def order_soldier(
+    s: State,
+    seat: int,
+    ref: str,
+    target: str,
+    targets: Callable[[State, int, Soldier], list[str]] = _group_targets,
+    attack: Callable[[State, int, Soldier, str], Atk] = soldier_atk,
+    name: Callable[[State, str], str] = State.name,
+) -> None:
+    """CH-COMMAND-2: the soldier ``ref`` attacks ``target`` (``random``: one of
+    ``targets``, CH-SOLDIER-11) with the attack ``attack`` makes; 城池战 adds cities."""
     sol = s.unit(ref)
     assert isinstance(sol, Soldier)
     if target == "random":
-        options = soldier_targets(s, pr.seat, sol, s.command_group)
+        options = targets(s, seat, sol)
         target = options[s.rng.randrange(len(options))]
-        log(s, "berserk", f"{s.name(ref)} 狂暴，随机攻击 {s.name(target)}")
+        log(s, "berserk", f"{s.name(ref)} 狂暴，随机攻击 {name(s, target)}")
     sol.attacks += 1
     c = s.cards[sol.card]
     limit = int(c.num("frenzy", 1))
     s.frenzy_uid = sol.uid if sol.attacks < limit else -1  # CH-SOLDIER-9: in a row
-    ops: list[tuple[object, ...]] = [("atk", soldier_atk(s, pr.seat, sol, target))]
+    ops: list[tuple[object, ...]] = [("atk", attack(s, seat, sol, target))]
     if c.has("rally"):
-        ops.append(("rally", pr.seat, target))
-    push(s, *ops, ("after_action",), ("command_next", pr.seat))
+        ops.append(("rally", seat, target))
+    push(s, *ops, ("after_action",), ("command_next", seat))
 
 
 @op("rally")

@@ -17,7 +17,7 @@ from throne_lib.games.castle.core import (
 )
 from throne_lib.games.castle.play import do_heal, heal_actions
 from throne_lib.games.castle.rules import ROLE_ZH
-from throne_lib.games.castle.state import Prompt, State
+from throne_lib.games.castle.state import Player, Prompt, State
 
 
 def in_danger(s: State) -> bool:
@@ -78,33 +78,60 @@ def _rescue_answer(s: State, pr: Prompt, act: Act) -> None:
     push(s, ("rescue_ask", helpers, i))
 
 
+def death_victims(s: State) -> list[int]:
+    """CH-DEATH-5: who dies at this turn end (dying, 死亡拥抱, a 抗拒死亡 run out), in
+    clockwise order from the seat whose turn it is."""
+    return [
+        q
+        for q in s.clockwise_from(s.turn_seat, include=True)
+        if s.players[q].dying
+        or s.players[q].embrace
+        or (s.players[q].hold == 2 and q == s.turn_seat)
+    ]
+
+
+def leave_play(p: Player) -> None:
+    """The hero is gone (dead, or out of 城池战): CH-STATUS-5, statuses end with the unit."""
+    p.alive = p.dying = p.embrace = p.mirror = p.banner = p.aim = p.swift = False
+    p.hold = p.poison = p.stun = p.curse = p.frozen = 0
+
+
+def bury(s: State, q: int) -> None:
+    """CH-DEATH-7: the hero dies; its hand (a conjured 魔 leaves the game) and equipment
+    go to the discard pile its cards use."""
+    p = s.players[q]
+    embrace = p.embrace
+    leave_play(p)
+    p.embrace = embrace  # the reward reads it (CH-DEATH-6)
+    pile = discard_pile(s, q)
+    pile.extend(c for c in p.hand if c != "conjured_mana")
+    p.hand = []
+    pile.extend(p.equip.values())
+    p.equip = {}
+
+
+def killer_of(s: State, q: int, victims: list[int]) -> int:
+    """CH-DEATH-6: the living hero that killed ``q`` (its last damage source; none after
+    死亡拥抱, which it consumes), or -1."""
+    p = s.players[q]
+    k = -1 if p.embrace else p.last_source
+    p.embrace = False
+    if k < 0 or k == q or k in victims or not s.players[k].alive:
+        return -1
+    return k
+
+
 @op("deaths")
 def _deaths(s: State) -> None:
     """CH-DEATH-5: all who die this turn end die together, then rewards and soldiers."""
-    order = s.clockwise_from(s.turn_seat, include=True)
-    victims = []
-    for q in order:
-        p = s.players[q]
-        if p.dying or p.embrace or (p.hold == 2 and q == s.turn_seat):
-            victims.append(q)
+    victims = death_victims(s)
     if not victims:
         return
     for q in victims:  # CH-DEATH-7
         p = s.players[q]
-        p.alive = False
-        p.dying = False
-        p.hold = 0
-        p.poison = p.stun = p.curse = p.frozen = 0  # CH-STATUS-5: statuses end with the unit
-        p.mirror = p.banner = p.aim = p.swift = False
+        bury(s, q)
         if s.rules.reveal_on_death:
             p.revealed = True
-        pile = discard_pile(s, q)
-        for cid in p.hand:
-            if cid != "conjured_mana":
-                pile.append(cid)
-        p.hand = []
-        pile.extend(p.equip.values())
-        p.equip = {}
         log(s, "death", f"{s.hero_name(q)} 阵亡，身份：{ROLE_ZH[p.role]}")
     ops: list[tuple[object, ...]] = []
     for q in victims:
@@ -121,9 +148,8 @@ def _deaths(s: State) -> None:
 def _reward(s: State, q: int, victims: list[int]) -> None:
     """CH-DEATH-6 (killer = last source) and CH-DEATH-8 (by the victim's camp)."""
     p = s.players[q]
-    k = -1 if p.embrace else p.last_source
-    p.embrace = False
-    if k < 0 or k == q or k in victims or not s.players[k].alive:
+    k = killer_of(s, q, victims)
+    if k < 0:
         return
     killer = s.players[k]
     camp = eff_camp(p) if p.role != "lord" else "lord"

@@ -37,6 +37,15 @@ def seated(
     return s
 
 
+def unbox(s: State, cards: CastleCards) -> list[str]:
+    """CH-SETUP-7: the heroes go to the hero pool and the soldiers to the supply; returns
+    the rest of the box, the (not yet shuffled) cards of a deck."""
+    s.hero_pool = [c.id for c in cards.of("hero") for _ in range(c.count)]
+    s.supply = [c.id for c in cards.of("special_soldier", "soldier") for _ in range(c.count)]
+    rest = [c for c in cards.values() if c.kind == "basic" or c.family in ("equipment", "magic")]
+    return [c.id for c in rest for _ in range(c.count)]
+
+
 def new_state(cards: CastleCards, rules: CastleRules, players: int, seed: int) -> State:
     """Seats, identities and the op stack for the rest of setup (CH-SETUP-2)."""
     row = rules.roles_for(players)
@@ -63,11 +72,7 @@ def new_state(cards: CastleCards, rules: CastleRules, players: int, seed: int) -
     log(s, "setup", f"{players}人局，城主在{lord}号座位")
     for p in ps:
         log(s, "identity", f"{p.seat}号座位获得身份", p.seat, f"你的身份：{ROLE_ZH[p.role]}")
-    s.hero_pool = [c.id for c in cards.of("hero") for _ in range(c.count)]
-    # CH-SETUP-7: the soldier supply and the (not yet shuffled) deck hold the rest of the box
-    s.supply = [c.id for c in cards.of("special_soldier", "soldier") for _ in range(c.count)]
-    rest = [c for c in cards.values() if c.kind == "basic" or c.family in ("equipment", "magic")]
-    s.deck = [c.id for c in rest for _ in range(c.count)]
+    s.deck = unbox(s, cards)
     order = s.clockwise_from(lord, include=True)
     offers = [
         ("offer_hero", q, rules.lord_hero_offer if q == lord else rules.hero_offer) for q in order
@@ -108,13 +113,19 @@ def _pick_answer(s: State, pr: Prompt, act: Act) -> None:
 
 @op("prep_start")
 def _prep_start(s: State) -> None:
+    begin_prep(s, next(p.seat for p in s.players if p.role == "lord"))
+
+
+def begin_prep(s: State, first: int) -> None:
+    """The heroes not chosen are set aside, the deck (城池战: each deck) is shuffled
+    (CH-SETUP-7), and the soldier draft starts at ``first`` (CH-PREP-3)."""
     s.set_aside.extend(s.hero_pool)
     s.hero_pool = []
-    s.rng.shuffle(s.deck)  # CH-SETUP-7
+    for deck in s.decks if s.decks is not None else [s.deck]:
+        s.rng.shuffle(deck)
     s.stage = "prep"
     log(s, "prep", "备战阶段开始")
-    lord = next(p.seat for p in s.players if p.role == "lord")
-    push(s, ("draft_turn", lord))
+    push(s, ("draft_turn", first))
 
 
 def draft_options(s: State, seat: int) -> list[Act]:
@@ -166,11 +177,19 @@ def _draft_answer(s: State, pr: Prompt, act: Act) -> None:
 def _prep_end(s: State) -> None:
     s.set_aside.extend(s.supply)  # CH-PREP-6
     s.supply = []
-    lord = next(p.seat for p in s.players if p.role == "lord")
-    for q in s.clockwise_from(lord, include=True):  # CH-PREP-5
+    finish_prep(s, next(p.seat for p in s.players if p.role == "lord"))
+
+
+def finish_prep(s: State, first: int, conjured: bool | None = None) -> None:
+    """CH-PREP-5: leftover mana becomes 魔 (``conjured``, by default as
+    ``leftover_mana_source`` says), CH-SETUP-8: opening hands, clockwise from ``first``,
+    whose turn starts the battle."""
+    if conjured is None:
+        conjured = s.rules.leftover_mana_source == "conjured"
+    for q in s.clockwise_from(first, include=True):  # CH-PREP-5
         p = s.players[q]
         n, p.mana = p.mana, 0
-        if s.rules.leftover_mana_source == "conjured":
+        if conjured:
             p.hand.extend(["conjured_mana"] * n)
             p.conjured = n
         else:
@@ -180,8 +199,8 @@ def _prep_end(s: State) -> None:
             p.hand.extend(["mana"] * got)
             p.conjured = got
         log(s, "mana", f"{s.hero_name(q)} 剩余法力转换为{p.conjured}张魔")
-    for q in s.clockwise_from(lord, include=True):  # CH-SETUP-8
+    for q in s.clockwise_from(first, include=True):  # CH-SETUP-8
         draw(s, q, s.rules.opening_hand, "（起始手牌）")
     s.stage = "battle"
     s.round = 1
-    push(s, ("turn", lord))
+    push(s, ("turn", first))

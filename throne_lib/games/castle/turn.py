@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.combat import deal
 from throne_lib.games.castle.core import answer, ask, discard_card, draw, log, op, prompt, push
@@ -119,10 +121,11 @@ def _coward(s: State, seat: int) -> None:
 
 
 @op("draw_phase")
-def _draw_phase(s: State, seat: int) -> None:
+def draw_phase(s: State, seat: int, extra: int = 0) -> None:
+    """CH-TURN-4: ``draw_per_turn`` cards, ``extra`` more (城池战's 洛阳, CW-CITY-8)."""
     s.step = "draw"
     if s.players[seat].alive:
-        draw(s, seat, s.rules.draw_per_turn)
+        draw(s, seat, s.rules.draw_per_turn + extra)
 
 
 @op("play_phase")
@@ -146,7 +149,11 @@ def _play_phase(s: State, seat: int) -> None:
 
 
 @op("command_phase")
-def _command_phase(s: State, seat: int) -> None:
+def command_phase(
+    s: State, seat: int, may_command: Callable[[State, int], bool] | None = None
+) -> None:
+    """CH-COMMAND-1: the phase is asked when ``may_command`` (by default: a group has a
+    target for one of the seat's soldiers; 城池战 adds cities, CW-SIEGE-5)."""
     s.step = "command"
     s.command_group = -1
     s.frenzy_uid = -1
@@ -158,10 +165,14 @@ def _command_phase(s: State, seat: int) -> None:
     if p.curse == 2 and "command" in s.rules.curse_skips:
         log(s, "skip", f"{s.hero_name(seat)} 被诅咒，跳过指挥阶段")
         return
+    if (may_command or _has_groups)(s, seat):
+        ask(s, "command_pick", seat)
+
+
+def _has_groups(s: State, seat: int) -> bool:
     from throne_lib.games.castle.command import command_groups
 
-    if command_groups(s, seat):
-        ask(s, "command_pick", seat)
+    return bool(command_groups(s, seat))
 
 
 def hand_load(s: State, seat: int) -> int:
@@ -174,14 +185,16 @@ def hand_load(s: State, seat: int) -> int:
 
 
 @op("discard_phase")
-def _discard_phase(s: State, seat: int) -> None:
+def discard_phase(s: State, seat: int, bonus: int = 0) -> None:
+    """CH-TURN-8: the hand limit is the HP, ``bonus`` more (城池战's 邺城, CW-CITY-8)."""
     s.step = "discard"
     p = s.players[seat]
-    over = hand_load(s, seat) - max(p.hp, 0)
+    limit = max(p.hp, 0) + bonus
+    over = hand_load(s, seat) - limit
     # CH-UI-3: 迪什's 魔 don't count (CH-HERO-4) but are hidden, so the step is asked
-    # whenever the hand (its size is public) exceeds the HP; with nothing over, he passes.
-    if p.alive and (over > 0 or len(p.hand) > max(p.hp, 0)):
-        ask(s, "discard", seat, "limit", max(over, 0), max(p.hp, 0))
+    # whenever the hand (its size is public) exceeds the limit; with nothing over, he passes.
+    if p.alive and (over > 0 or len(p.hand) > limit):
+        ask(s, "discard", seat, "limit", max(over, 0), limit)
 
 
 @prompt("discard", "CH-TURN-8")
