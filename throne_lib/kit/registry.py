@@ -18,6 +18,7 @@ a worker process imports to find the game again.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -104,8 +105,6 @@ class Game:
         file's own name in every ``FILE:ROW:COLUMN`` problem (when the parser takes a
         file name, as ``parse_table(text, filename)``); a file that cannot be read, is not
         UTF-8 or is cut short raises the kit's ``TableError`` naming its line."""
-        import inspect
-
         from throne_lib.kit.csvtable import table_file_text
         from throne_lib.kit.tables import TableError
 
@@ -160,6 +159,23 @@ def load(ref: Any) -> Any:
     for part in attr.split(".") if attr else ():
         obj = getattr(obj, part)
     return obj
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """A callable standing for the "module:attr" ``ref``, imported on the first call and
+    called with the same arguments: a game's agent factories (``(seed, **params)``) and
+    table parsers, without importing the engine, the agents or pandas at registration.
+    Its signature is the target's (``Game.load_table`` reads it)."""
+
+    ref: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return load(self.ref)(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.signature(load(self.ref))
 
 
 _GAMES: dict[str, Game] = {}

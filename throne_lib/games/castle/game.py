@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.registry import Dashboard, Game
+from throne_lib.kit.registry import Dashboard, Game, Lazy
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -30,31 +30,12 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
-def parse_table(text: str, filename: str = "") -> Any:
-    """Card-table text -> CastleCards; a TableError lists FILE:ROW:COLUMN problems."""
-    from throne_lib.games.castle.cards import parse_castle_cards
-
-    return parse_castle_cards(text, filename) if filename else parse_castle_cards(text)
-
-
 def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
     return [f"seat{i}" for i in range(n)]
 
 
 def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> str:
     return word
-
-
-def _scripted(seed: int = 0, **params: Any) -> Any:
-    from throne_lib.games.castle.agents import ScriptedAgent
-
-    return ScriptedAgent(seed, **params)
-
-
-def _random(seed: int = 0, **params: Any) -> Any:
-    from throne_lib.games.castle.agents import RandomAgent
-
-    return RandomAgent(seed, **params)
 
 
 GAME = Game(
@@ -68,7 +49,10 @@ GAME = Game(
     card_tables=(ROOT / "cards-castle.csv",),
     default_setups=default_setups,
     resolve_setup=resolve_setup,
-    agents={"scripted": _scripted, "castle_random": _random},
+    agents={
+        "scripted": Lazy("throne_lib.games.castle.agents:ScriptedAgent"),
+        "castle_random": Lazy("throne_lib.games.castle.agents:RandomAgent"),
+    },
     default_agent="scripted",
     dashboards=(
         Dashboard(
@@ -98,5 +82,6 @@ GAME = Game(
     sim_hooks="throne_lib.games.castle.sim:HOOKS",
     balance="throne_lib.games.castle.balance_search:BALANCE",
     cli="throne_lib.games.castle.cli:HOOKS",
-    parse_table=parse_table,
+    # card-table text (and its file name) -> CastleCards; a TableError lists FILE:ROW:COLUMN
+    parse_table=Lazy("throne_lib.games.castle.cards:parse_castle_cards"),
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.registry import Dashboard, Game
+from throne_lib.kit.registry import Dashboard, Game, Lazy
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -34,25 +34,12 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
-def parse_table(text: str, filename: str = "") -> Any:
-    """City-table text -> CityTable; a TableError lists FILE:ROW:COLUMN problems."""
-    from throne_lib.games.cities.table import parse_city_table
-
-    return parse_city_table(text, filename) if filename else parse_city_table(text)
-
-
 def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
     return [f"t{i}" for i in range(n)]
 
 
 def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> str:
     return word
-
-
-def _scripted(seed: int = 0, **params: Any) -> Any:
-    from throne_lib.games.cities.agents import CitiesAgent
-
-    return CitiesAgent(seed, **params)
 
 
 GAME = Game(
@@ -66,7 +53,7 @@ GAME = Game(
     card_tables=(ROOT / "cities.csv",),
     default_setups=default_setups,
     resolve_setup=resolve_setup,
-    agents={"scripted": _scripted},
+    agents={"scripted": Lazy("throne_lib.games.cities.agents:CitiesAgent")},
     default_agent="scripted",
     dashboards=(
         Dashboard(
@@ -81,5 +68,6 @@ GAME = Game(
     ismcts="throne_lib.games.cities.ismcts:HOOKS",
     sim_hooks="throne_lib.games.cities.sim:HOOKS",
     cli="throne_lib.games.cities.sim:CLI",
-    parse_table=parse_table,
+    # city-table text (and its file name) -> CityTable; a TableError lists FILE:ROW:COLUMN
+    parse_table=Lazy("throne_lib.games.cities.table:parse_city_table"),
 )

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.kit.registry import Dashboard, Game
+from throne_lib.kit.registry import Dashboard, Game, Lazy
 
 if TYPE_CHECKING:
     from throne_lib.games.pin.cards import PinCardDB
@@ -124,19 +124,6 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> PinDec
     raise ValueError(f"no PIN deck {word!r}: give a deck file or one of {known}")
 
 
-def parse_table(text: str, filename: str = "") -> Any:
-    """Card-table text -> PinCardDB (CardTableError lists FILE:ROW:COLUMN problems)."""
-    from throne_lib.games.pin.cards import parse_pin_cards
-
-    return parse_pin_cards(text, filename) if filename else parse_pin_cards(text)
-
-
-def _standard(seed: int = 0, **params: Any) -> Any:
-    from throne_lib.games.pin.agents import ScriptedAgent
-
-    return ScriptedAgent(seed, **params)
-
-
 GAME = Game(
     name="pin",
     title="PIN 架空战争",
@@ -149,7 +136,7 @@ GAME = Game(
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("甲", "乙"),
-    agents={"standard": _standard},
+    agents={"standard": Lazy("throne_lib.games.pin.agents:ScriptedAgent")},
     default_agent="standard",
     rulebook="RULES-PIN.md",
     ismcts="throne_lib.games.pin.ismcts:HOOKS",
@@ -176,7 +163,8 @@ GAME = Game(
             "Deck and first-seat win rates: the fewest card changes that even them out.",
         ),
     ),
-    parse_table=parse_table,
+    # card-table text (and its file name) -> PinCardDB; CardTableError lists FILE:ROW:COLUMN
+    parse_table=Lazy("throne_lib.games.pin.cards:parse_pin_cards"),
     cli="throne_lib.games.pin.cli:CLI",
     balance="throne_lib.games.pin.balance:BALANCE",
 )

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.kit.registry import Dashboard, Game
+from throne_lib.kit.registry import Dashboard, Game, Lazy
 
 if TYPE_CHECKING:
     from throne_lib.games.throne.cards import CardDB
@@ -59,30 +59,6 @@ def parse_table(text: str) -> CardDB:
     from throne_lib.games.throne.cards import parse_cards
 
     return parse_cards(text)
-
-
-def _parse_relics(text: str, filename: str) -> Any:
-    from throne_lib.games.throne.tower.relics import parse_relics
-
-    return parse_relics(text, filename)
-
-
-def _parse_events(text: str, filename: str) -> Any:
-    from throne_lib.games.throne.tower.events import parse_events
-
-    return parse_events(text, filename)
-
-
-def _standard(seed: int = 0, **params: Any) -> Any:
-    from throne_lib.games.throne.ai.standard import StandardAgent
-
-    return StandardAgent(seed, **params)
-
-
-def _search(seed: int = 0, **params: Any) -> Any:
-    from throne_lib.games.throne.ai.search import SearchAgent
-
-    return SearchAgent(seed, **params)
 
 
 DASHBOARDS = (
@@ -135,7 +111,10 @@ GAME = Game(
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("blue", "red"),
-    agents={"standard": _standard, "search": _search},
+    agents={
+        "standard": Lazy("throne_lib.games.throne.ai.standard:StandardAgent"),
+        "search": Lazy("throne_lib.games.throne.ai.search:SearchAgent"),
+    },
     default_agent="standard",
     dashboards=DASHBOARDS,
     rulebook="RULES.md",
@@ -146,5 +125,8 @@ GAME = Game(
     review="throne_lib.games.throne.review:REVIEW",
     balance="throne_lib.games.throne.balance:BALANCE",
     parse_table=parse_table,
-    table_parsers={"relics.csv": _parse_relics, "events.csv": _parse_events},
+    table_parsers={
+        "relics.csv": Lazy("throne_lib.games.throne.tower.relics:parse_relics"),
+        "events.csv": Lazy("throne_lib.games.throne.tower.events:parse_events"),
+    },
 )
