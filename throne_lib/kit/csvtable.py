@@ -22,6 +22,7 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from throne_lib.kit.textfile import TextFileError, decode_utf8
 
@@ -37,6 +38,30 @@ def reporter(problems: list[str], filename: str, row: int) -> Reporter:
         problems.append(f"{filename}:{row}:{col}: {msg}")
 
     return err
+
+
+class FirstRows:
+    """The rows of a table that keys (``id``, ``name`` …) must be unique in: a row whose
+    key repeats an earlier row's is a problem naming that row, and is left out."""
+
+    def __init__(self, *columns: str) -> None:
+        self.first: dict[str, dict[Any, int]] = {c: {} for c in columns}
+
+    def add(self, record: Any, row: int, err: Reporter) -> bool:
+        """Whether ``record`` (its attributes named by the columns) repeats no earlier
+        row's key; it is recorded then, else the first repeated column is reported."""
+        for col, seen in self.first.items():
+            key = getattr(record, col)
+            if key in seen:
+                err(col, f"duplicate {col} {key!r} (first on row {seen[key]})")
+                return False
+        for col, seen in self.first.items():
+            seen[getattr(record, col)] = row
+        return True
+
+    def row(self, key: Any, column: str = "id") -> int:
+        """The row that holds ``key`` in ``column``."""
+        return self.first[column][key]
 
 
 def table_file_text(data: bytes, filename: str) -> tuple[str | None, list[str]]:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from throne_lib.kit.csvtable import Reporter, read_rows, read_table_text, reporter
+from throne_lib.kit.csvtable import FirstRows, Reporter, read_rows, read_table_text, reporter
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -167,17 +167,12 @@ def parse_castle_cards(
     if not rows:
         raise CardTableError(problems)
     cards: dict[str, CastleCard] = {}
-    first: dict[str, int] = {}
+    first = FirstRows("id")
     for row, rec in rows:
         err = reporter(problems, filename, row)
         card = _row(rec, err)
-        if card is None:
-            continue
-        if card.id in first:
-            err("id", f"duplicate id {card.id!r} (first on row {first[card.id]})")
-            continue
-        first[card.id] = row
-        cards[card.id] = card
+        if card is not None and first.add(card, row, err):
+            cards[card.id] = card
     total = sum(c.count for c in cards.values())
     if not problems:
         end = rows[-1][0] + 1  # a missing card would be a row after the last one
@@ -189,7 +184,7 @@ def parse_castle_cards(
                 )
             elif cards[cid].kind != kind:
                 problems.append(
-                    f"{filename}:{first[cid]}:kind: card {cid!r} must be a {kind} ({rule}), "
+                    f"{filename}:{first.row(cid)}:kind: card {cid!r} must be a {kind} ({rule}), "
                     f"got {cards[cid].kind!r}"
                 )
     if not problems and total != BOX_SIZE:

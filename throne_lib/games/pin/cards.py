@@ -34,7 +34,7 @@ from throne_lib.games.pin.words import (
     parse_effects,
     parse_keywords,
 )
-from throne_lib.kit.csvtable import read_rows, read_table_text
+from throne_lib.kit.csvtable import FirstRows, read_rows, read_table_text, reporter
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -155,24 +155,15 @@ def parse_pin_cards(
     if not rows:
         raise CardTableError(problems)
     cards: dict[str, PinCard] = {}
-    names: dict[str, int] = {}
+    first = FirstRows("id", "name")
     for row, rec in rows:
         errs: list[tuple[str, str]] = []
         card = _row(rec, row, errs, rules)
-        problems += [f"{filename}:{row}:{col}: {msg}" for col, msg in errs]
-        if card is None:
-            continue
-        if card.id in cards:
-            problems.append(
-                f"{filename}:{row}:id: duplicate id {card.id!r} (first on row {cards[card.id].row})"
-            )
-        elif card.name in names:
-            problems.append(
-                f"{filename}:{row}:name: duplicate name {card.name!r} (first on row {names[card.name]})"
-            )
-        else:
+        err = reporter(problems, filename, row)
+        for col, msg in errs:
+            err(col, msg)
+        if card is not None and first.add(card, row, err):
             cards[card.id] = card
-            names[card.name] = row
     for card in cards.values():
         for clause in card.effects:
             for call in clause.calls:

@@ -19,7 +19,7 @@ import pandas as pd
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
-from throne_lib.kit.csvtable import read_rows, read_table_text, reporter
+from throne_lib.kit.csvtable import FirstRows, read_rows, read_table_text, reporter
 from throne_lib.kit.tables import CardTable, TableError
 
 COLUMNS = (
@@ -194,23 +194,14 @@ def parse_cards(
     structural = bool(problems)
     broken: set[str] = set()  # ids of rows with problems: not "unknown" to other rows
     cards: dict[str, Card] = {}
-    names: dict[str, int] = {}
-    ids: dict[str, int] = {}
+    first = FirstRows("id", "name")
     for row, rec in rows:
         err = reporter(problems, filename, row)
         card = _row(rec, row, err, limits)
         if card is None:
             broken.add(rec["id"])
-            continue
-        if card.id in ids:
-            err("id", f"duplicate id {card.id!r} (first on row {ids[card.id]})")
-            continue
-        if card.name in names:
-            err("name", f"duplicate name {card.name!r} (first on row {names[card.name]})")
-            continue
-        ids[card.id] = row
-        names[card.name] = row
-        cards[card.id] = card
+        elif first.add(card, row, err):
+            cards[card.id] = card
 
     if not structural:  # rows left out would only add false "unknown id" problems
         _cross_check(cards, filename, problems, broken)
