@@ -62,11 +62,16 @@ def text_lines(text: str) -> list[str]:
     return [ln.removesuffix("\r") for ln in lines]
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and
-    ``os.replace``: a reader sees the old file or the new one, never half of one."""
+def write_atomic(path: str | Path, text: str, parents: bool = False) -> Path:
+    """Write ``text`` to ``path`` via a temporary file in the same folder, fsync'd, and
+    ``os.replace``: a reader sees the old file or the new one, never half of one. The
+    temporary file is ``.NAME.pidN.….tmp`` (N: this process), so a clean-up can tell one
+    a killed writer left (the tower's saves). ``parents``: create the folder first.
+    Returns the path written."""
     p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    if parents:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.pid{os.getpid()}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -78,3 +83,4 @@ def write_atomic(path: str | Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return p

@@ -32,7 +32,6 @@ import glob
 import json
 import os
 import re
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,6 +43,7 @@ from throne_lib.games.throne.tower.battle import BattleSetup, build_match
 from throne_lib.games.throne.tower.config import TowerRules
 from throne_lib.games.throne.tower.map import TowerMap
 from throne_lib.games.throne.tower.run import Battle, Run, Step, Tables
+from throne_lib.kit.textfile import write_atomic as kit_write_atomic
 
 FORMAT = "throne-tower-save"
 SCHEMA = 1
@@ -269,21 +269,9 @@ def _battle_from(data: Any, run: Run, path: str | Path) -> Battle:
 
 
 def write_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to a temporary file beside ``path``, fsync it, then rename it over."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    # the writer's pid in the name: a later save or load removes it once that process is gone
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.pid{os.getpid()}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return p
+    """The kit's atomic write, creating the save folder first; the writer's pid in the
+    temporary file's name lets a later save or load remove it once that process is gone."""
+    return kit_write_atomic(path, text, parents=True)
 
 
 def _writer_gone(tmp: Path) -> bool:
