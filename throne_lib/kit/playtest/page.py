@@ -26,6 +26,7 @@ import ipywidgets as W
 from throne_lib.kit import registry
 from throne_lib.kit.playtest.session import PlaytestError, PlaytestSession
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore, StoreError, open_store
+from throne_lib.kit.ui.ai import event_loop
 
 POLL = 0.1  # seconds between two looks at the store (sync within 0.5 s, see docs)
 
@@ -157,14 +158,9 @@ class PlaytestPage:
         """Poll from a task on the kernel's running loop (without one: do nothing)."""
         if self.session is None or self.task is not None:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            try:
-                loop = asyncio.get_event_loop()
-            except RuntimeError:
-                return
-        self.task = loop.create_task(self._run())
+        loop = event_loop()
+        if loop is not None:
+            self.task = loop.create_task(self._run())
 
     async def _run(self) -> None:
         while self.session is not None and not self.session.closed:

@@ -14,6 +14,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 
+def event_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's running loop, else this thread's loop, else None (no loop at all)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        try:
+            return asyncio.get_event_loop()
+        except RuntimeError:
+            return None
+
+
 class AiTurns:
     """Runs ``step()`` while ``to_move()`` (an AI seat is to act), waiting ``delay()``
     seconds before each action and calling ``after()`` after each (a redraw).
@@ -68,14 +79,10 @@ class AiTurns:
             return
         if self.running:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            try:
-                loop = asyncio.get_event_loop()
-            except RuntimeError:  # no loop at all: play at once
-                self.run_now()
-                return
+        loop = event_loop()
+        if loop is None:  # no loop at all: play at once
+            self.run_now()
+            return
         self.task = loop.create_task(self.run())
 
     async def run(self) -> None:
