@@ -24,21 +24,24 @@ REF_CLASS = "tp-ref"
 BRIDGE_CLASS = "tp-inspect-bridge"
 
 
+def panel_layout(width: int, height: int, **more: str) -> W.Layout:
+    """The look of the shell's side panels (the inspector, the 战报): a fixed size, a thin
+    border, scrolling down when the content is taller."""
+    return W.Layout(
+        width=f"{width}px",
+        height=f"{height}px",
+        overflow="hidden auto",
+        border="1px solid #ccd3dd",
+        padding="4px 8px",
+        **more,
+    )
+
+
 class InspectorPanel(W.HTML):
     """A fixed-size panel that shows one thing in full (HTML)."""
 
     def __init__(self, width: int = 380, height: int = 230) -> None:
-        super().__init__(
-            PLACEHOLDER,
-            layout=W.Layout(
-                width=f"{width}px",
-                height=f"{height}px",
-                overflow="hidden auto",
-                border="1px solid #ccd3dd",
-                padding="4px 8px",
-                margin="0 0 6px 0",
-            ),
-        )
+        super().__init__(PLACEHOLDER, layout=panel_layout(width, height, margin="0 0 6px 0"))
         self.add_class("tp-inspector")
 
     def show(self, body: str) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import ipywidgets as W
 
-from throne_lib.kit.ui.inspector import link_refs
+from throne_lib.kit.ui.inspector import link_refs, panel_layout
 
 # One turn of the 战报: its heading (or None) and its lines as (seat or None, text).
 LogBlock = tuple[str | None, Sequence[tuple[int | None, str]]]
@@ -88,16 +88,7 @@ class LogPanel(W.VBox):
         self.html = W.HTML()
         self.html.add_class(css)
         self.title = W.HTML(title)
-        self.box = W.Box(
-            [self.html],
-            layout=W.Layout(
-                width=f"{width}px",
-                height=f"{height}px",
-                overflow="hidden auto",
-                border="1px solid #ccd3dd",
-                padding="4px 8px",
-            ),
-        )
+        self.box = W.Box([self.html], layout=panel_layout(width, height))
         super().__init__([self.title, self.box])
 
     def show(self, blocks: Sequence[LogBlock], refs: Mapping[str, str] | None = None) -> None:
