@@ -22,7 +22,7 @@ import pandas as pd
 from throne_lib.games.throne.analytics import endings, first_player_advantage, sides
 from throne_lib.games.throne.cards import CardDB, load_cards
 from throne_lib.games.throne.ui.app import AGENT_ZH
-from throne_lib.kit.analytics import wilson
+from throne_lib.kit.analytics import rates, wilson
 
 ROOT = Path(__file__).resolve().parents[4]
 RESULTS_DIR = ROOT / "logs" / "balance"
@@ -62,23 +62,21 @@ def _colour(rate: float) -> str:
 
 
 def matchup_cells(df: pd.DataFrame) -> pd.DataFrame:
-    """Per (general, opponent): matches, score, win rate and its 95% interval."""
-    rows = []
-    for (g, o), part in sides(df).groupby(["general", "opponent"]):
-        n = len(part)
-        score = float(part["score"].sum())
-        lo, hi = wilson(score, n)
-        rows.append(
-            {
-                "general": g,
-                "opponent": o,
-                "n": n,
-                "rate": score / n if n else math.nan,
-                "lo": lo,
-                "hi": hi,
-            }
-        )
-    return pd.DataFrame(rows)
+    """Per (general, opponent): matches, win rate and its 95% interval (the kit's
+    :func:`~throne_lib.kit.analytics.rates`)."""
+    r = rates(sides(df).groupby(["general", "opponent"]))
+    if r.empty:
+        return r
+    return pd.DataFrame(
+        {
+            "general": [g for g, _ in r["key"]],
+            "opponent": [o for _, o in r["key"]],
+            "n": r["matches"],
+            "rate": r["win_rate"],
+            "lo": r["ci_low"],
+            "hi": r["ci_high"],
+        }
+    )
 
 
 def matrix_html(df: pd.DataFrame, db: CardDB) -> str:
