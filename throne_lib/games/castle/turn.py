@@ -8,7 +8,7 @@ from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.combat import deal
 from throne_lib.games.castle.core import answer, ask, discard_card, draw, log, op, prompt, push
 from throne_lib.games.castle.rules import CAMP_ZH
-from throne_lib.games.castle.state import Prompt, State
+from throne_lib.games.castle.state import Player, Prompt, State
 
 
 @op("turn")
@@ -40,16 +40,23 @@ def _turn_start(s: State, seat: int) -> None:
     if p.mirror:
         p.mirror = False
         log(s, "mirror_end", f"{s.hero_name(seat)} 的镜影消失")
-    for attr in ("stun", "curse", "frozen"):
-        if getattr(p, attr) == 1:
-            setattr(p, attr, 2)
-    for sol in p.soldiers:
-        if sol.curse == 1:
-            sol.curse = 2
-        sol.coward = False
+    step_statuses(p, 1, 2)
     if p.hold == 1:
         p.hold = 2
     push(s, ("declare_ask", seat), ("poison", seat), ("after_action",), ("coward", seat))
+
+
+def step_statuses(p: Player, old: int, new: int) -> None:
+    """The hero's 眩晕/诅咒/定身 and its soldiers' 诅咒 at ``old`` become ``new`` (1 → 2
+    at its turn start: in force this turn; 2 → 0 at its end: over, CH-STATUS); a 地精's
+    怯懦 lasts one turn (CH-SOLDIER-10)."""
+    for attr in ("stun", "curse", "frozen"):
+        if getattr(p, attr) == old:
+            setattr(p, attr, new)
+    for sol in p.soldiers:
+        if sol.curse == old:
+            sol.curse = new
+        sol.coward = False
 
 
 def may_declare(s: State, seat: int) -> bool:
@@ -241,13 +248,7 @@ def _cleanup(s: State, seat: int) -> None:
     for q in s.players:
         q.banner = False
     p.aim = p.swift = False
-    for attr in ("stun", "curse", "frozen"):
-        if getattr(p, attr) == 2:
-            setattr(p, attr, 0)
-    for sol in p.soldiers:
-        if sol.curse == 2:
-            sol.curse = 0
-        sol.coward = False
+    step_statuses(p, 2, 0)
 
 
 @op("next_turn")
