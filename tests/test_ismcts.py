@@ -208,9 +208,14 @@ def test_pin_hq_kill() -> None:
 
     m = pin_scenario(textwrap.dedent(text), load_pin_cards())
     agent = IsmctsAgent(1, game="pin", iterations=60, rollout_actions=10)
-    for _ in range(4):
-        if m.is_over or m.current_seat != 0:
+    for _ in range(8):
+        if m.is_over:
             break
+        if m.current_seat != 0:  # 乙's windows, nothing to play: passed (PIN-COUNTER-5)
+            p = m.forced_pass()
+            assert p is not None, m.state.pending
+            m.apply(p)
+            continue
         a = agent.choose(m)
         assert a.kind in ("attack", "pass", "target") or a.kind == "move", a
         m.apply(a)

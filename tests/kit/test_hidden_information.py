@@ -147,3 +147,42 @@ def test_a_seat_cannot_tell_its_deal_from_another(name: str) -> None:
         walked += _walk(game, m, seat, rng, f"{name} seed={seed} after {horizon} actions")
         checked += 1
     assert walked >= POSITIONS  # the walks went somewhere
+
+
+PIN_WINDOW = """\
+turn 3
+active 甲
+first 甲
+cp 甲 20/16
+cp 乙 20/16
+hq 甲 anv_hq
+hq 乙 aur_hq
+unit u2 甲 anv_tanks 008
+unit u3 乙 aur_templars 013
+hand 乙 aur_mirror aur_golems
+deck 乙 aur_golems aur_golems aur_sentinel aur_sentinel aur_templars aur_templars
+deck 甲 anv_rifles anv_rifles anv_rifles
+"""
+
+
+def test_pin_counter_window_does_not_tell_the_hand() -> None:
+    """PIN-COUNTER-5, where random walks seldom pass: 乙 holds 镜像屏障 (a counter to 甲's
+    attack) in the real deal and not in most deals resampled from 甲's view; through the
+    attack and its window 甲 sees the same view and the same seat to act in all of them."""
+    from throne_lib.games.pin.cards import load_pin_cards
+    from throne_lib.games.pin.scenario import load_scenario
+
+    real = load_scenario(PIN_WINDOW, load_pin_cards())
+    real.apply("activate u2")
+    without = 0
+    for k in range(8):
+        twin = real.resample(0, random.Random(k))
+        _share_chance(real, twin)
+        without += "aur_mirror" not in twin.state.hands[1]
+        a = real.copy()
+        for act in ("attack u2 u3 动能", "pass"):
+            a.apply(act)
+            twin.apply(act)
+            verdict = _verdict(a, twin, 0)
+            assert verdict == "same", f"resample {k}, after {act!r}: {verdict}"
+    assert without > 0  # some deals hold no counter there: the check can tell

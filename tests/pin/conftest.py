@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from throne_lib.games.pin.actions import PinAction, PinEvent
 from throne_lib.games.pin.cards import PinCardDB, load_pin_cards
 from throne_lib.games.pin.decks import PinDeck, starter_decks
 from throne_lib.games.pin.match import PinMatch
@@ -83,3 +84,13 @@ def texts(m: PinMatch, kind: str | None = None) -> set[str]:
 
 def event_kinds(events: list) -> list[str]:  # type: ignore[type-arg]
     return [e.kind for e in events]
+
+
+def act(m: PinMatch, action: str | PinAction) -> list[PinEvent]:
+    """Apply ``action``, then give every forced pass: a counter window opens at each
+    trigger whatever its side holds (PIN-COUNTER-5), and a side with nothing it can play
+    there passes at once, as the agents and the dashboard do. The events of all of them."""
+    events = list(m.apply(action))
+    while (p := m.forced_pass()) is not None:
+        events += m.apply(p)
+    return events

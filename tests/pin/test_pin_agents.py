@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from conftest import PosFn
+from conftest import PosFn, act
 
 from throne_lib.games.pin import agents as agents_module
 from throne_lib.games.pin.actions import PinAction
@@ -65,10 +65,10 @@ def test_scripted_retreat_choice(pos: PosFn) -> None:
     """PIN-AI-3: back to hand from the support line when half its HP is lost, else the
     safe end nearest its own HQ."""
     m = pos("unit u2 甲 anv_rifles 002 hp=15\nhand 乙 aur_banish\n", active="乙")
-    m.apply("play aur_banish u2")
+    act(m, "play aur_banish u2")  # 甲's 【敌方指令】 window, nothing to play: passed
     assert ScriptedAgent().choose(m) == PinAction("retreat", ("u2", "hand"))
     m = pos("unit u2 甲 anv_rifles 009\nhand 乙 aur_banish\n", active="乙")
-    m.apply("play aur_banish u2")
+    act(m, "play aur_banish u2")
     assert ScriptedAgent().choose(m) == PinAction("retreat", ("u2", "003"))
 
 

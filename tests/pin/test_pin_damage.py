@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import PosFn
+from conftest import PosFn, act
 
 from throne_lib.games.pin.damage import Defender, layer_pass, modified
 from throne_lib.games.pin.rules import PIN_RULES
@@ -101,7 +101,7 @@ def test_worked_example_tanks_vs_templars(pos: PosFn) -> None:
         unit u2 甲 anv_tanks 008 activated act=2
         unit u3 乙 aur_templars 013
     """)
-    events = m.apply("attack u2 u3 动能")
+    events = act(m, "attack u2 u3 动能")
     assert m.unit(3) is None and "aur_templars" in m.state.graves[1]
     assert m.unit(2).hp == 43
     attack = next(e for e in events if e.kind == "attack")
@@ -118,7 +118,7 @@ def test_worked_example_golems_vs_heavy_infantry(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("attack u3 u2 电浆")
+    act(m, "attack u3 u2 电浆")
     assert (m.unit(2).hp, m.unit(2).shield, m.unit(3).hp) == (25, 0, 20)
 
 
@@ -130,7 +130,7 @@ def test_worked_example_howitzer_splash(pos: PosFn) -> None:
         unit u3 乙 aur_runeguard 019
         unit u4 乙 aur_pilgrims 019
     """)
-    m.apply("attack u2 u3 爆炸")
+    act(m, "attack u2 u3 爆炸")
     assert m.unit(3).hp == 35 and m.unit(3).ward == 0
     assert m.unit(4).hp == 7 and m.unit(4).mshield == 0
     assert m.unit(2).hp == 25
@@ -147,7 +147,7 @@ def test_worked_example_lions_vs_bomber(pos: PosFn, dtype: str, bomber_hp: int) 
         """,
         active="乙",
     )
-    m.apply(f"attack u3 u2 {dtype}")
+    act(m, f"attack u3 u2 {dtype}")
     assert m.unit(2).hp == bomber_hp
     assert m.unit(3).hp == 25 and m.unit(3).ward == 0
 
@@ -159,7 +159,7 @@ def test_worked_example_interceptor_and_bomber_on_hq(pos: PosFn) -> None:
         unit u2 甲 anv_interceptor 009 activated act=2
         unit u3 乙 aur_templars 014
     """)
-    m.apply("attack u2 u3 导弹")
+    act(m, "attack u2 u3 导弹")
     assert (m.unit(3).hp, m.unit(2).hp) == (10, 17)
     m = pos(
         """
@@ -168,9 +168,9 @@ def test_worked_example_interceptor_and_bomber_on_hq(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("attack u2 hq0 爆炸")
+    act(m, "attack u2 hq0 爆炸")
     assert m.state.units[0].hp == 160 and m.state.units[0].ads == 0
-    m.apply("attack u3 hq0 爆炸")
+    act(m, "attack u3 hq0 爆炸")
     assert m.state.units[0].hp == 130
     assert m.unit(2).hp == 35 and m.unit(3).hp == 35
 
@@ -206,9 +206,9 @@ def test_modifier_sources_chaos_artillery(pos: PosFn) -> None:
         """,
         cp="20/16",
     )
-    m.apply("play anv_barrage u2")
+    act(m, "play anv_barrage u2")
     assert m.unit(2).hp == 25 - 19  # ⌈15 × 1.25⌉
-    m.apply("play anv_orbital u2")
+    act(m, "play anv_orbital u2")
     assert m.unit(2) is None or m.unit(2).hp == 6 - 25
 
 
@@ -223,9 +223,9 @@ def test_death_to_graveyard_derived_removed_heal_cap(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("attack u3 u2 导弹")  # 15 at −50% → 8: HP 2 left
+    act(m, "attack u3 u2 导弹")  # 15 at −50% → 8: HP 2 left
     assert m.unit(2).hp == 2
-    m.apply("attack u3 u2 导弹")
+    act(m, "attack u3 u2 导弹")
     assert m.unit(2) is None and m.state.removed[0] == ["anv_drone"] and not m.state.graves[0]
-    m.apply("play aur_mend u4")
+    act(m, "play aur_mend u4")
     assert m.unit(4).hp == 20

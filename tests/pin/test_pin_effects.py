@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import PosFn, texts
+from conftest import PosFn, act, texts
 
 from throne_lib.games.pin.cards import parse_pin_cards
 
@@ -80,7 +80,7 @@ def test_turn_start_and_end_effects(pos: PosFn) -> None:
         unit u3 甲 anv_hoverscout 014
         deck 甲 anv_rifles anv_tanks
     """)
-    m.apply("end")
+    act(m, "end")
     assert m.state.hands[0] == ["anv_tanks"]  # only the scout on 乙's line drew
 
 
@@ -91,9 +91,9 @@ def test_special_action_needs_target_and_spends_action(pos: PosFn) -> None:
         unit u3 乙 aur_templars 013
     """)
     assert not texts(m, "special")
-    m.apply("move u2 013")
+    act(m, "move u2 013")
     assert texts(m, "special") == {"special u2 u3"}
-    m.apply("special u2 u3")
+    act(m, "special u2 u3")
     assert m.unit(3).hp == 15 and m.unit(2).actions == 0 and m.unit(2).hp == 20  # no counter
 
 
@@ -120,9 +120,9 @@ def test_deploy_effect_target_chosen_as_it_resolves(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("deploy aur_mithril 020")
+    act(m, "deploy aur_mithril 020")
     assert m.state.pending.kind == "target" and texts(m) == {"target u3", "target u4"}
-    m.apply("target u4")
+    act(m, "target u4")
     assert m.state.pending.kind == "retreat" and m.current_seat == 0
 
 
@@ -138,9 +138,9 @@ def test_commands_pay_target_window_resolve_grave(pos: PosFn) -> None:
         hand 乙 aur_counterspell
     """)
     assert "play anv_barrage u3" in texts(m)  # guarded and far away: still a target
-    m.apply("play anv_barrage u3")
+    act(m, "play anv_barrage u3")
     assert m.state.cp[0] == 18 and m.state.pending.kind == "window"
-    m.apply("pass")
+    act(m, "pass")
     assert m.unit(3).hp == 15 and m.state.graves[0] == ["anv_barrage"]
 
 
@@ -148,8 +148,8 @@ def test_counter_cancels_command(pos: PosFn) -> None:
     """PIN-COUNTER-1 / PIN-COUNTER-6: 法术反制 in the opponent's turn: nothing resolves, the
     command goes to the graveyard unrefunded."""
     m = pos("unit u3 乙 aur_templars 013\nhand 甲 anv_barrage\nhand 乙 aur_counterspell\n")
-    m.apply("play anv_barrage u3")
-    m.apply("counter aur_counterspell -")
+    act(m, "play anv_barrage u3")
+    act(m, "counter aur_counterspell -")
     assert m.unit(3).hp == 30 and m.state.cp == [18, 17]
     assert m.state.graves == [["anv_barrage"], ["aur_counterspell"]]
 
@@ -165,25 +165,25 @@ def test_counter_triggers(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("activate u2")
-    m.apply("move u2 009")
+    act(m, "activate u2")
+    act(m, "move u2 009")
     assert m.state.pending.data["trigger"] == "enemy_move"
-    m.apply("counter anv_ambush -")
+    act(m, "counter anv_ambush -")
     assert m.unit(2).hp == 15
     m = pos(
         "unit u2 乙 aur_judgement 014 activated act=1\nunit u9 乙 aur_templars 018\nhand 甲 anv_volley anv_smoke\n",
         active="乙",
     )
-    m.apply("attack u2 hq0 爆炸")  # smoke cannot answer an attack on the HQ
+    act(m, "attack u2 hq0 爆炸")  # smoke cannot answer an attack on the HQ
     assert m.state.units[0].ads == 0 and m.state.pending is None
     m = pos(
         "unit u2 乙 aur_judgement 014 activated act=1\nunit u9 乙 aur_templars 018\nhq 甲 anv_hq ads=0\nhand 甲 anv_volley\n",
         active="乙",
     )
-    m.apply("attack u2 hq0 爆炸")
+    act(m, "attack u2 hq0 爆炸")
     assert m.state.pending.data["trigger"] == "hq_damaged"
     assert texts(m) == {"counter anv_volley u2", "counter anv_volley u9", "pass"}
-    m.apply("counter anv_volley u9")
+    act(m, "counter anv_volley u9")
     assert m.unit(9).hp == 10
 
 
@@ -198,23 +198,28 @@ def test_both_windows_side_not_on_turn_first(pos: PosFn) -> None:
         deck 甲 anv_rifles
         deck 乙 aur_templars
     """)
-    m.apply("attack u2 u3 普通")
+    act(m, "attack u2 u3 普通")
     assert m.state.pending.kind == "window" and m.current_seat == 1
-    m.apply("counter aur_echo -")
+    act(m, "counter aur_echo -")
     assert m.current_seat == 0
-    m.apply("counter aur_echo -")
+    act(m, "counter aur_echo -")
     assert m.state.hands == [["aur_sentinel", "anv_rifles"], ["aur_sentinel", "aur_templars"]]
     assert m.state.pending is None
 
 
-def test_window_only_when_playable(pos: PosFn) -> None:
-    """PIN-COUNTER-5: no payable counter → no window."""
+def test_window_asked_though_nothing_is_payable(pos: PosFn) -> None:
+    """PIN-COUNTER-5: no payable counter → the window still opens, the pass its only
+    answer (given at once), then the command resolves."""
     m = pos(
         "unit u3 乙 aur_templars 013\nhand 甲 anv_barrage\nhand 乙 aur_counterspell\n", cp="2/16"
     )
     m.state.cp[1] = 2
     m.touch()
     m.apply("play anv_barrage u3")
+    d = m.state.pending
+    assert d is not None and d.kind == "window" and d.data["trigger"] == "enemy_command"
+    assert m.current_seat == 1 and m.legal_actions() == [m.forced_pass()] == [m.parse("pass")]
+    act(m, "pass")
     assert m.state.pending is None and m.unit(3).hp == 15
 
 
@@ -228,39 +233,39 @@ def test_smoke_cancels_and_moves_target(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("attack u2 u3 普通")
-    m.apply("counter anv_smoke -")
+    act(m, "attack u2 u3 普通")
+    act(m, "counter anv_smoke -")
     assert m.state.pending.kind == "retreat" and m.current_seat == 0
     assert "retreat u3 003" in texts(m) and "retreat u3 004" not in texts(m)  # first safe cell
-    m.apply("retreat u3 003")
+    act(m, "retreat u3 003")
     assert m.unit(3).hp == 30 and m.unit(2).hp == 30 and m.unit(2).actions == 1
 
 
 def test_effect_damage_no_counter_no_versus(pos: PosFn) -> None:
     """PIN-EFFECT-2: 造成N点X伤害 is no attack: no counter, no 相克, layers apply."""
     m = pos("unit u3 乙 aur_golems 013\nhand 甲 anv_barrage\n")
-    m.apply("play anv_barrage u3")
+    act(m, "play anv_barrage u3")
     assert m.unit(3).hp == 30 - 10  # 装甲 5 only
 
 
 def test_heal_restore_refill_and_draw(xdb, pos: PosFn) -> None:  # type: ignore[no-untyped-def]
     """PIN-EFFECT-3: heal to max, 魔法护盾 to its printed value, 护盾 to max, draw."""
     m = pos("unit u2 乙 aur_dragons 013 mshield=10 hp=60\n", active="乙", turn=2)
-    m.apply("end")
-    m.apply("skip") if m.state.pending else None
-    m.apply("end")
+    act(m, "end")
+    act(m, "skip") if m.state.pending else None
+    act(m, "end")
     assert m.unit(2).mshield == 15
     m = pos("unit u2 甲 anv_heavyinf 008 shield=2\nhand 甲 tst_refill\n", db=xdb)
-    m.apply("play tst_refill u2")
+    act(m, "play tst_refill u2")
     assert m.unit(2).shield == 10
 
 
 def test_spawn_derived_cards(pos: PosFn) -> None:
     """PIN-EFFECT-5: 生成 puts 衍生 copies in hand; they are played like their kind."""
     m = pos("hand 乙 aur_summon\n", active="乙")
-    m.apply("play aur_summon -")
+    act(m, "play aur_summon -")
     assert m.state.hands[1] == ["aur_sentinel", "aur_sentinel"]
-    m.apply("deploy aur_sentinel 018")
+    act(m, "deploy aur_sentinel 018")
     assert m.unit(2).card == "aur_sentinel"
 
 
@@ -270,10 +275,10 @@ def test_attack_and_hp_buffs(xdb, pos: PosFn) -> None:  # type: ignore[no-untype
         "unit u2 甲 anv_rifles 008\nunit u3 乙 aur_templars 013\nhand 甲 tst_buff tst_weaken\n",
         db=xdb,
     )
-    m.apply("play tst_buff u2")
+    act(m, "play tst_buff u2")
     u = m.unit(2)
     assert (m.attack(u), u.hp, u.max_hp) == (20, 40, 40)
-    m.apply("play tst_weaken u3")
+    act(m, "play tst_weaken u3")
     assert m.attack(m.unit(3)) == 0
 
 
@@ -282,7 +287,7 @@ def test_effect_order_and_pointing_words(pos: PosFn) -> None:
     m = pos("unit u3 乙 aur_templars 013\nhand 乙 aur_verdict\ndeck 乙 aur_golems\n", active="乙")
     m.state.units[3].side = 0
     m.touch()
-    events = m.apply("play aur_verdict u3")
+    events = act(m, "play aur_verdict u3")
     kinds = [e.kind for e in events]
     assert kinds.index("effect_damage") < kinds.index("draw")
     assert m.unit(3).hp == 10 and m.state.hands[1] == ["aur_golems"]
@@ -307,9 +312,9 @@ def test_division_after_the_stop_may_attack_not_special(pdb, pos: PosFn) -> None
     lines = f"unit u2 甲 tst_div 008 activated act=2\nunit u3 乙 aur_templars {near:03d}\n"
     for rules, special in ((PIN_RULES, False), (dataclasses.replace(PIN_RULES, special_after_stop=True), True)):  # fmt: skip
         m = pos(lines, db=db, rules=rules)
-        m.apply("move u2 007")
+        act(m, "move u2 007")
         while m.state.pending is not None and m.state.pending.kind == "window":
-            m.apply("pass")
+            act(m, "pass")
         assert m.state.units[2].stopped
         kinds = {a.kind for a in m.legal_actions() if a.args[:1] == ("u2",)}
         assert "attack" in kinds and ("special" in kinds) == special

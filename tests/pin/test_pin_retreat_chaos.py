@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import PosFn, texts
+from conftest import PosFn, act, texts
 
 from throne_lib.games.pin.engine import retreat_options
 
@@ -12,20 +12,20 @@ def test_retreat_causes_and_owner_decides(pos: PosFn) -> None:
     chooses; an HQ is never a retreat target."""
     m = pos("unit u2 甲 anv_rifles 008\nhand 乙 aur_banish\n", active="乙")
     assert texts(m, "play") == {"play aur_banish u2"}
-    m.apply("play aur_banish u2")
+    act(m, "play aur_banish u2")
     assert m.state.pending.kind == "retreat" and m.current_seat == 0
 
 
 def test_return_to_hand_only_from_own_line_and_fresh(pos: PosFn) -> None:
     """PIN-RETREAT-2: from its own support line the owner may return it to hand, fresh."""
     m = pos("unit u2 甲 anv_rifles 002 hp=3 atk=5 chaos=9\nhand 乙 aur_banish\n", active="乙")
-    m.apply("play aur_banish u2")
+    act(m, "play aur_banish u2")
     assert "retreat u2 hand" in texts(m)
-    m.apply("retreat u2 hand")
+    act(m, "retreat u2 hand")
     assert m.state.hands[0] == ["anv_rifles"] and m.unit(2) is None
     assert "anv_rifles" in m.state.known[0]
     m = pos("unit u2 甲 anv_rifles 008\nhand 乙 aur_banish\n", active="乙")
-    m.apply("play aur_banish u2")
+    act(m, "play aur_banish u2")
     assert not any(a.args[1] == "hand" for a in m.legal_actions())
 
 
@@ -78,7 +78,7 @@ def test_failed_retreat_destroys(pos: PosFn) -> None:
         """,
         active="乙",
     )
-    m.apply("play aur_banish u2")
+    act(m, "play aur_banish u2")
     assert m.unit(2) is None and "aur_rangers" in m.state.graves[0]
     assert m.state.hands[0] == []
 
@@ -91,9 +91,9 @@ def test_retreat_is_no_move_and_keeps_state(pos: PosFn) -> None:
         hand 甲 anv_evac
         deck 甲 anv_rifles
     """)
-    m.apply("play anv_evac u2")
+    act(m, "play anv_evac u2")
     assert m.state.hands[0] == []  # the draw waits for the retreat
-    m.apply("retreat u2 014")
+    act(m, "retreat u2 014")
     u = m.unit(2)
     assert (u.cell, u.hp, u.actions, u.activated, u.stopped, u.chaos_until) == (
         14,
@@ -109,8 +109,8 @@ def test_retreat_is_no_move_and_keeps_state(pos: PosFn) -> None:
 def test_retreat_effect_after_success(pos: PosFn) -> None:
     """PIN-RETREAT-8 / PIN-KW-7: 撤退：抽1张牌 after a retreat to a cell."""
     m = pos("unit u2 甲 aur_rangers 009\nhand 乙 aur_banish\ndeck 甲 anv_rifles\n", active="乙")
-    m.apply("play aur_banish u2")
-    m.apply("retreat u2 004")
+    act(m, "play aur_banish u2")
+    act(m, "retreat u2 004")
     assert m.state.hands[0] == ["anv_rifles"]
 
 
@@ -126,16 +126,16 @@ def test_chaos_zero_attack_and_silent_keywords(pos: PosFn) -> None:
 def test_chaos_duration(pos: PosFn) -> None:
     """PIN-CHAOS-2: chaos ends in the end phase of the owner's next turn."""
     m = pos("unit u2 甲 anv_rifles 008\nhand 乙 aur_chaos\n", active="乙", turn=4)
-    m.apply("play aur_chaos u2")
+    act(m, "play aur_chaos u2")
     assert m.unit(2).chaos_until == 5
-    m.apply("end")
+    act(m, "end")
     assert m.unit(2).in_chaos
-    m.apply("skip") if m.state.pending else None
-    m.apply("end")
+    act(m, "skip") if m.state.pending else None
+    act(m, "end")
     assert not m.unit(2).in_chaos
     m = pos("hand 甲 anv_rifles\nhand 乙 aur_chaostrap\n", turn=3)
-    m.apply("deploy anv_rifles 001")
-    m.apply("counter aur_chaostrap -")
+    act(m, "deploy anv_rifles 001")
+    act(m, "counter aur_chaostrap -")
     assert m.unit(2).chaos_until == 5  # 甲's own turn 3: until the end of turn 5
 
 
@@ -146,10 +146,10 @@ def test_chaos_restarts_never_hq_keeps_activation(pos: PosFn) -> None:
         active="乙",
         turn=4,
     )
-    m.apply("play aur_chaos u2")
+    act(m, "play aur_chaos u2")
     assert m.unit(2).chaos_until == 5 and m.unit(2).activated
     m = pos("unit u2 甲 anv_rifles 003\nhand 乙 anv_emp\n", active="乙")
-    m.apply("play anv_emp 003")
+    act(m, "play anv_emp 003")
     assert m.unit(2).in_chaos and not m.state.units[0].in_chaos
 
 
@@ -157,14 +157,14 @@ def test_chaos_penalties_by_type(pos: PosFn) -> None:
     """PIN-CHAOS-4: 步兵 10 直接 per action; 装甲 cannot act; 悬停 1 action; air moves on
     foot (artillery +25%: see the damage tests)."""
     m = pos("unit u2 甲 anv_rifles 002 chaos=5\n")
-    m.apply("activate u2")
-    m.apply("move u2 007")
+    act(m, "activate u2")
+    act(m, "move u2 007")
     assert m.unit(2).hp == 20
     m = pos("unit u2 甲 anv_tanks 002 chaos=5\nunit u3 甲 anv_tanks 004 chaos=5 activated act=2\n")
     assert "activate u2" not in texts(m) and not texts(m, "move")
     m = pos("unit u2 甲 anv_hoverscout 002 chaos=5\n")
-    m.apply("activate u2")
-    m.apply("move u2 007")
+    act(m, "activate u2")
+    act(m, "move u2 007")
     assert not texts(m, "move")
     m = pos("unit u2 甲 anv_interceptor 002 chaos=5 activated act=2\n")
     assert {a.args[1] for a in m.legal_actions() if a.kind == "move"} == {
@@ -178,7 +178,7 @@ def test_chaos_penalties_by_type(pos: PosFn) -> None:
 def test_defence_values_work_in_chaos(pos: PosFn) -> None:
     """PIN-CHAOS-5: ADS still stops a missile on a unit in chaos."""
     m = pos("unit u2 乙 anv_bomber 014 chaos=9\nunit u3 甲 anv_atgm 014 activated act=2\n")
-    m.apply("attack u3 u2 导弹")
+    act(m, "attack u3 u2 导弹")
     assert m.unit(2).hp == 35 and m.unit(2).ads == 0
 
 
@@ -198,7 +198,7 @@ def test_simultaneous_retreats_one_by_one(pos: PosFn, pdb) -> None:  # type: ign
         active="乙",
         db=db,
     )
-    m.apply("play tst_push 014")
+    act(m, "play tst_push 014")
     assert m.state.pending.kind == "retreat" and m.state.pending.data["uid"] == 2
-    m.apply("retreat u2 008")
+    act(m, "retreat u2 008")
     assert m.state.pending.data["uid"] == 3 and m.unit(2).cell == 8

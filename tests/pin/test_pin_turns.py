@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from conftest import PosFn, illegal, texts
+from conftest import PosFn, act, illegal, texts
 
 from throne_lib.games.pin.rules import PIN_RULES
 
@@ -14,7 +14,7 @@ def _through_setup(m) -> None:  # type: ignore[no-untyped-def]
     """Mulligan nothing, reveal the first card listed, until turn 1 begins."""
     while m.state.turn == 0:
         acts = m.legal_actions()
-        m.apply(acts[0])
+        act(m, acts[0])
 
 
 def test_setup_hqs_decks_and_hands(new_match) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +42,7 @@ def test_mulligan_once_to_bottom_then_draw(new_match) -> None:  # type: ignore[n
     assert len(m.legal_actions()) == n_options
     top = list(reversed(m.state.decks[0][-2:]))
     give = sorted(hand)[:2]
-    m.apply("mulligan " + "+".join(give))
+    act(m, "mulligan " + "+".join(give))
     assert Counter(m.state.hands[0]) == Counter(hand) - Counter(give) + Counter(top)
     assert Counter(m.state.decks[0][:2]) == Counter(give)  # bottom
     assert m.state.mulliganed[0] and m.current_seat == 1
@@ -50,7 +50,7 @@ def test_mulligan_once_to_bottom_then_draw(new_match) -> None:  # type: ignore[n
     assert (
         obs["hand_counts"] == [6, 6] and "hand" in obs and obs["hand"] == sorted(m.state.hands[1])
     )
-    m.apply("mulligan -")
+    act(m, "mulligan -")
     assert m.state.pending.kind == "reveal"
 
 
@@ -58,16 +58,16 @@ def test_reveal_decides_first_player(new_match, pdb) -> None:  # type: ignore[no
     """PIN-SETUP-4 / PIN-SETUP-6: the higher cost goes first and shuffles its card back (5
     cards); the second keeps it (6) and all have seen it."""
     m = new_match(seed=3)
-    m.apply("mulligan -")
-    m.apply("mulligan -")
+    act(m, "mulligan -")
+    act(m, "mulligan -")
     h0, h1 = m.state.hands
     hi = max(h0, key=lambda c: pdb[c].cost)
     lo = min(h1, key=lambda c: pdb[c].cost)
     if pdb[hi].cost == pdb[lo].cost:
         return
-    m.apply(f"reveal {hi}")
+    act(m, f"reveal {hi}")
     assert m.observation(1)["revealed"] == ["", ""]  # secret until both picked
-    m.apply(f"reveal {lo}")
+    act(m, f"reveal {lo}")
     st = m.state
     assert st.first == 0 and st.turn == 1 and st.active == 0
     assert len(st.hands[0]) == 5 and len(st.hands[1]) == 6 and lo in st.known[1]
@@ -81,13 +81,13 @@ def test_reveal_tie_repeats_then_seeded_pick(pdb, decks) -> None:  # type: ignor
     a = decks["anvil"]
     rules = dataclasses.replace(PIN_RULES, reveal_ties_max=2)
     m = PinMatch.new(pdb, ("anv_hq", "anv_hq"), (a.cards, a.cards), 9, rules)
-    m.apply("mulligan -")
-    m.apply("mulligan -")
+    act(m, "mulligan -")
+    act(m, "mulligan -")
     for _ in range(2):
         c0 = min(m.state.hands[0], key=lambda c: pdb[c].cost)
         c1 = next(c for c in m.state.hands[1] if pdb[c].cost == pdb[c0].cost)
-        m.apply(f"reveal {c0}")
-        m.apply(f"reveal {c1}")
+        act(m, f"reveal {c0}")
+        act(m, f"reveal {c1}")
     assert m.state.ties == 2 and m.state.first in (0, 1) and m.state.turn == 1
     assert [len(h) for h in m.state.hands] == [6, 6]
 
@@ -95,20 +95,20 @@ def test_reveal_tie_repeats_then_seeded_pick(pdb, decks) -> None:  # type: ignor
 def test_cp_rise_cap_and_reset(pos: PosFn) -> None:
     """PIN-CP-1 / PIN-CP-2: +2 to 16 (15 → 16), current reset to max, leftovers lost."""
     m = pos("", active="乙", cp="3/15")
-    m.apply("end")
+    act(m, "end")
     assert m.state.cp_max[0] == 16 and m.state.cp[0] == 16 - 0
     m = pos("", active="乙", cp="1/16")
-    m.apply("end")
+    act(m, "end")
     assert m.state.cp_max[0] == 16 and m.state.cp[0] == 16
 
 
 def test_cp_effects_up_to_24(pos: PosFn) -> None:
     """PIN-CP-3: 指挥点上限+N raises the max only (≤ 24); 获得N点 raises current CP (≤ 24)."""
     m = pos("hand 甲 anv_mobilize\n", cp="23/23")
-    m.apply("play anv_mobilize -")
+    act(m, "play anv_mobilize -")
     assert m.state.cp_max[0] == 24 and m.state.cp[0] == 21
     m = pos("hand 乙 aur_ley\n", active="乙", cp="23/16")
-    m.apply("play aur_ley -")
+    act(m, "play aur_ley -")
     assert m.state.cp[1] == 24
 
 
@@ -116,14 +116,14 @@ def test_leftover_cp_pays_counters_in_opponent_turn(pos: PosFn) -> None:
     """PIN-CP-4: CP left at the end stays for counters; the variant zeroes it."""
     lines = "hand 甲 anv_ambush\nunit u3 甲 anv_rifles 009\nunit u2 乙 aur_templars 019\n"
     m = pos(lines, cp="4/16")
-    m.apply("end")
-    m.apply("skip") if m.state.pending and m.state.pending.kind == "draw" else None
-    m.apply("activate u2")
-    m.apply("move u2 014")
+    act(m, "end")
+    act(m, "skip") if m.state.pending and m.state.pending.kind == "draw" else None
+    act(m, "activate u2")
+    act(m, "move u2 014")
     assert m.state.pending is not None and m.state.pending.kind == "window"
     rules = dataclasses.replace(PIN_RULES, leftover_cp_for_counters=False)
     m = pos(lines, cp="4/16", rules=rules)
-    m.apply("end")
+    act(m, "end")
     assert m.state.cp[0] == 0
 
 
@@ -140,7 +140,7 @@ def test_turn_phases_and_start_refills(pos: PosFn) -> None:
         """,
         cp="0/16",
     )
-    m.apply("end")
+    act(m, "end")
     st = m.state
     u2 = m.unit(2)
     assert (u2.ads, u2.hp, u2.activated, u2.stopped) == (1, 60, False, False)
@@ -148,7 +148,7 @@ def test_turn_phases_and_start_refills(pos: PosFn) -> None:
     assert m.unit(4).mshield == 10  # restored by its own 回合开始：
     assert m.unit(5).mshield == 3  # never refills by itself
     assert st.phase == "draw" and st.pending.kind == "draw"
-    kinds = [e.kind for e in m.apply("skip")]
+    kinds = [e.kind for e in act(m, "skip")]
     assert kinds == [] and st.phase == "action"
 
 
@@ -160,13 +160,13 @@ def test_draw_phase_paid_draw_and_first_turn_skip(new_match, pos: PosFn) -> None
     first = m.state.first
     assert m.state.phase == "action" and len(m.state.hands[first]) == 5
     m = pos("deck 乙 aur_templars aur_golems aur_pilgrims\n", cp="5/5")
-    m.apply("end")
+    act(m, "end")
     assert m.state.hands[1] == ["aur_pilgrims"] and texts(m) == {"draw", "skip"}
-    m.apply("draw")
+    act(m, "draw")
     assert m.state.hands[1] == ["aur_pilgrims", "aur_golems"] and m.state.cp[1] == 5
     illegal(m, "draw", "PIN-TURN-4")
     m = pos("", cp="5/5")
-    m.apply("end")
+    act(m, "end")
     assert m.state.phase == "action" and m.state.pending is None
 
 
@@ -187,7 +187,7 @@ def test_end_phase_order(pos: PosFn) -> None:
         unit u3 甲 aur_sentinel 009
         deck 乙 aur_templars
     """)
-    events = m.apply("end")
+    events = act(m, "end")
     kinds = [e.kind for e in events]
     assert kinds.index("effect_damage") < kinds.index("chaos_end") < kinds.index("turn")
     assert m.unit(2).hp == 15 and m.unit(3).hp == 10  # the sentinel in chaos was silent
@@ -198,21 +198,21 @@ def test_hand_limit(pos: PosFn) -> None:
     """PIN-TURN-6: the 11th card goes to the graveyard (a 衍生 card is removed)."""
     hand = " ".join(["aur_templars"] * 10)
     m = pos(f"hand 乙 {hand}\ndeck 乙 aur_golems\n", cp="1/16")
-    m.apply("end")
+    act(m, "end")
     assert len(m.state.hands[1]) == 10 and m.state.graves[1] == ["aur_golems"]
     m = pos(f"hand 乙 {hand.replace('aur_templars', 'aur_summon', 1)}\n", active="乙")
-    m.apply("play aur_summon -")
+    act(m, "play aur_summon -")
     assert len(m.state.hands[1]) == 10 and m.state.removed[1] == ["aur_sentinel"]
 
 
 def test_round_limit_hp_decides(pos: PosFn) -> None:
     """PIN-TURN-7: when round 30 ends, more HQ HP wins; equal is a draw."""
     m = pos("hq 乙 aur_hq hp=100\n", active="乙", turn=60)
-    m.apply("end")
+    act(m, "end")
     assert m.is_over and m.state.winner == 0 and m.returns() == [1.0, -1.0]
     assert m.end_reason == "round_limit"
     m = pos("", active="乙", turn=60)
-    m.apply("end")
+    act(m, "end")
     assert m.is_over and m.state.winner == -1 and m.returns() == [0.0, 0.0]
 
 
@@ -242,7 +242,7 @@ def test_hq_not_a_unit(pos: PosFn) -> None:
 def test_hq_keywords_and_no_type(pos: PosFn) -> None:
     """PIN-HQ-3: the HQ card's defence works (魔法护盾 20); no type: no 相克 and no air rule."""
     m = pos("unit u2 甲 anv_bomber 009 activated act=1\n")
-    m.apply("attack u2 hq1 爆炸")
+    act(m, "attack u2 hq1 爆炸")
     hq = m.state.units[1]
     assert hq.mshield == 0 and hq.hp == 160 - 10
 
@@ -250,7 +250,7 @@ def test_hq_keywords_and_no_type(pos: PosFn) -> None:
 def test_victory_and_draw_when_both_fall(pos: PosFn) -> None:
     """PIN-HQ-4: an HQ at 0 loses at once, nothing else resolves."""
     m = pos("hq 乙 aur_hq hp=10 mshield=0\nhand 甲 anv_orbital\n")
-    events = m.apply("play anv_orbital hq1")
+    events = act(m, "play anv_orbital hq1")
     assert m.is_over and m.state.winner == 0 and events[-1].kind == "over"
     assert m.end_reason == "hq"
     assert m.legal_actions() == []

@@ -103,6 +103,12 @@ def test_prompts_show_exactly_the_legal_choices(pos: PosFn) -> None:
     m = pos("unit u2 甲 anv_rifles 009\nhand 乙 aur_banish\n", active="乙")
     assert ui.prompt(m) is None
     m.apply("play aur_banish u2")
+    # 【敌方指令】: 甲 is asked though it holds no counter (PIN-COUNTER-5): only 放弃
+    p = ui.prompt(m)
+    assert p is not None and p["seat"] == 0 and p["title"].startswith("反制时机")
+    assert [o["action"] for o in p["options"]] == m.legal_actions() == [m.forced_pass()]
+    assert [o["label"] for o in p["options"]] == ["放弃"]
+    m.apply("pass")
     p = ui.prompt(m)
     assert p is not None and p["seat"] == 0 and p["title"].startswith("撤退")
     assert [o["action"] for o in p["options"]] == m.legal_actions()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from conftest import PosFn, illegal, texts
+from conftest import PosFn, act, illegal, texts
 
 from throne_lib.games.pin.rules import PIN_RULES
 
@@ -22,7 +22,7 @@ def test_stacking_limit_counts_hq_and_both_sides(pos: PosFn) -> None:
     assert "move u2 003" in moves  # HQ + one unit
     assert "move u2 004" in moves
     assert "move u2 008" not in moves  # 甲 + 乙 fill 008
-    m.apply("move u2 003")
+    act(m, "move u2 003")
     assert m.state.slots[3] == [0, 2]  # PIN-STACK-5: the HQ holds slot 1
     m2 = pos("unit u2 甲 anv_rifles 004 activated act=2\nunit u3 甲 anv_rifles 003\n")
     assert "move u2 003" not in texts(m2, "move")  # PIN-STACK-2: full cell
@@ -61,12 +61,12 @@ def test_deploy_into_full_cell_retreats(pos: PosFn) -> None:
         """,
         cp="10/16",
     )
-    m.apply("deploy anv_recon 004")
+    act(m, "deploy anv_recon 004")
     d = m.state.pending
     assert d is not None and d.kind == "retreat" and d.seat == 0
     opts = texts(m)
     assert "retreat u5 hand" in opts and "retreat u5 005" in opts
-    m.apply("retreat u5 005")
+    act(m, "retreat u5 005")
     assert m.unit(5).cell == 5
     assert m.state.hands[0] == ["anv_tanks"]  # 部署：抽1张牌 resolved
     assert m.state.cp[0] == 7
@@ -79,8 +79,8 @@ def test_deploy_into_full_cell_retreats(pos: PosFn) -> None:
         """,
         cp="10/16",
     )
-    m.apply("deploy anv_recon 004")
-    m.apply("retreat u5 hand")
+    act(m, "deploy anv_recon 004")
+    act(m, "retreat u5 hand")
     assert m.state.hands[0] == ["anv_recon"] and m.state.cp[0] == 7  # no draw, no refund
 
 
@@ -95,10 +95,10 @@ def test_deploy_sequence_window_before_deploy_effect(pos: PosFn) -> None:
         """,
         cp="10/16",
     )
-    m.apply("deploy anv_recon 001")
+    act(m, "deploy anv_recon 001")
     assert m.state.pending is not None and m.state.pending.kind == "window"
     assert m.current_seat == 1
-    m.apply("counter aur_chaostrap -")
+    act(m, "counter aur_chaostrap -")
     assert m.unit(2).in_chaos and m.state.hands[0] == []  # no draw
 
 
@@ -106,13 +106,13 @@ def test_new_unit_fresh_and_may_activate_at_once(pos: PosFn) -> None:
     """PIN-DEPLOY-3: full HP, charges and pools, unactivated; activation allowed the same
     turn (a parameter turns it off)."""
     m = pos("hand 甲 anv_1starm\n")
-    m.apply("deploy anv_1starm 002")
+    act(m, "deploy anv_1starm 002")
     u = m.unit(2)
     assert (u.hp, u.ads, u.activated) == (70, 1, False)
     assert "activate u2" in texts(m)
     rules = dataclasses.replace(PIN_RULES, activate_on_deploy_turn=False)
     m = pos("hand 甲 anv_1starm\n", rules=rules)
-    m.apply("deploy anv_1starm 002")
+    act(m, "deploy anv_1starm 002")
     assert "activate u2" not in texts(m)
 
 
@@ -127,24 +127,24 @@ def test_activation_pays_once_and_gives_action_count(pos: PosFn) -> None:
         """,
         cp="5/16",
     )
-    m.apply("activate u2")
+    act(m, "activate u2")
     assert m.state.cp[0] == 3 and m.unit(2).actions == 2
     illegal(m, "activate u2", "PIN-ACT-2")
-    m.apply("attack u2 u3 动能")
-    m.apply("attack u2 u4 动能")
+    act(m, "attack u2 u3 动能")
+    act(m, "attack u2 u4 动能")
     assert m.state.cp[0] == 3
     rules = dataclasses.replace(PIN_RULES, cost_per_attack=True)
     m = pos("unit u2 甲 anv_tanks 008\nunit u3 乙 aur_templars 013\n", cp="5/16", rules=rules)
-    m.apply("activate u2")
-    m.apply("attack u2 u3 动能")
+    act(m, "activate u2")
+    act(m, "attack u2 u3 动能")
     assert m.state.cp[0] == 1
 
 
 def test_each_move_attack_special_spends_one_action(pos: PosFn) -> None:
     """PIN-ACT-3: without an action left nothing more; unused actions are lost (PIN-TURN-5)."""
     m = pos("unit u2 甲 anv_howitzer 002\n")
-    m.apply("activate u2")
-    m.apply("move u2 007")
+    act(m, "activate u2")
+    act(m, "move u2 007")
     assert m.unit(2).actions == 0
     assert not texts(m, "move") and not texts(m, "attack")
     illegal(m, "move u2 012", "PIN-MOVE-1")
@@ -154,13 +154,13 @@ def test_interleaved_activations(pos: PosFn) -> None:
     """PIN-ACT-5: activating another unit ends no activation (variant: it does)."""
     lines = "unit u2 甲 anv_rifles 002\nunit u3 甲 anv_rifles 004\n"
     m = pos(lines)
-    m.apply("activate u2")
-    m.apply("move u2 007")
-    m.apply("activate u3")
+    act(m, "activate u2")
+    act(m, "move u2 007")
+    act(m, "activate u3")
     assert "move u2 012" in texts(m)
     m = pos(lines, rules=dataclasses.replace(PIN_RULES, interleaved_activations=False))
-    m.apply("activate u2")
-    m.apply("activate u3")
+    act(m, "activate u2")
+    act(m, "activate u3")
     assert m.unit(2).actions == 0
 
 
@@ -194,11 +194,11 @@ def test_stop_by_size_tag(pos: PosFn) -> None:
     """PIN-MOVE-3 / PIN-MOVE-4: a move ending next to an enemy stops 师; ≤ 旅 go on."""
     base = "unit u9 乙 aur_templars 013\n"
     m = pos(base + "unit u2 甲 anv_1starm 002 activated act=2\n")
-    m.apply("move u2 008")
+    act(m, "move u2 008")
     assert m.unit(2).stopped and not texts(m, "move")
     assert "attack u2 u9 动能" in texts(m)  # it may still attack
     m = pos(base + "unit u2 甲 anv_rifles 002 activated act=2\n")
-    m.apply("move u2 008")
+    act(m, "move u2 008")
     assert not m.unit(2).stopped and texts(m, "move")
 
 
@@ -212,7 +212,7 @@ def test_hover_moves_as_battalion(pos: PosFn) -> None:
     """PIN-MOVE-5: a 悬停 旅 enters enemy cells and ignores the stop."""
     m = pos("unit u9 乙 aur_templars 008\nunit u2 甲 anv_hovertank 002 activated act=2\n")
     assert "move u2 008" in texts(m)
-    m.apply("move u2 008")
+    act(m, "move u2 008")
     assert not m.unit(2).stopped
 
 
@@ -227,14 +227,14 @@ def test_air_units_fly_anywhere(pos: PosFn) -> None:
     dests = {a.args[1] for a in m.legal_actions() if a.kind == "move"}
     assert "022" in dests and "016" not in dests and "021" not in dests and "001" not in dests
     m = pos("unit u9 乙 aur_templars 016\nunit u2 甲 anv_interceptor 001 activated act=2\n")
-    m.apply("move u2 022")
+    act(m, "move u2 022")
     assert not m.unit(2).stopped
 
 
 def test_enemy_line_and_hq_cell_enterable(pos: PosFn) -> None:
     """PIN-MOVE-7: an HQ neither blocks nor stops; its cell has one free slot."""
     m = pos("unit u2 甲 anv_1starm 014 activated act=2\n")
-    m.apply("move u2 020")
+    act(m, "move u2 020")
     assert m.unit(2).cell == 20 and not m.unit(2).stopped
 
 
@@ -256,7 +256,7 @@ def test_types_default_range_and_actions(pdb) -> None:  # type: ignore[no-untype
 def test_artillery_range_and_standoff(pos: PosFn) -> None:
     """PIN-TYPE-4: distance ≥ 2 draws no counter; at distance 1 it does."""
     m = pos("unit u2 甲 anv_howitzer 008 activated act=1\nunit u3 乙 aur_templars 013\n")
-    m.apply("attack u2 u3 爆炸")
+    act(m, "attack u2 u3 爆炸")
     assert m.unit(2).hp == 25 - 19  # counter 15 +25% (步兵→炮兵)
 
 
@@ -313,7 +313,7 @@ def test_counter_is_simultaneous_both_may_die(pos: PosFn) -> None:
         unit u2 甲 anv_rifles 008 activated act=2 hp=5
         unit u3 乙 aur_templars 013 hp=5
     """)
-    m.apply("attack u2 u3 普通")
+    act(m, "attack u2 u3 普通")
     assert m.unit(2) is None and m.unit(3) is None
 
 
@@ -323,7 +323,7 @@ def test_no_counter_cases(pos: PosFn) -> None:
         unit u2 甲 anv_rifles 008 activated act=2
         unit u3 乙 aur_templars 013 chaos=9
     """)
-    m.apply("attack u2 u3 普通")
+    act(m, "attack u2 u3 普通")
     assert m.unit(2).hp == 30
 
 
@@ -333,7 +333,7 @@ def test_counter_type_picked_for_most_hp_loss(pos: PosFn) -> None:
         unit u3 乙 aur_dragons 013
         unit u2 甲 anv_1starm 008 activated act=2
     """)
-    events = m.apply("attack u2 u3 动能")
+    events = act(m, "attack u2 u3 动能")
     counter = next(e for e in events if e.kind == "attack").data["counter"]
     assert counter["dtype"] == "电浆"  # 爆炸 would meet ADS 1
 
@@ -343,14 +343,14 @@ def test_ground_vs_air_forced_missile(pos: PosFn) -> None:
     own type at full strength."""
     m = pos("unit u3 乙 aur_lions 008\nunit u2 甲 anv_rifles 008 activated act=2\n")
     assert texts(m, "attack") == {"attack u2 u3 导弹"}
-    m.apply("attack u2 u3 导弹")
+    act(m, "attack u2 u3 导弹")
     assert m.unit(3).hp == 25 - 8
     m = pos(
         "unit u3 甲 anv_interceptor 018\nunit u2 乙 aur_stormhover 018 activated act=2\n",
         active="乙",
     )
     assert texts(m, "attack") == {"attack u2 u3 电浆"}
-    m.apply("attack u2 u3 电浆")
+    act(m, "attack u2 u3 电浆")
     assert m.unit(3).hp == 5
 
 
@@ -382,9 +382,9 @@ def test_attack_order_window_then_damage(pos: PosFn) -> None:
         hand 乙 aur_mirror
         """,
     )
-    m.apply("attack u2 u3 动能")
+    act(m, "attack u2 u3 动能")
     assert m.unit(2).actions == 1 and m.current_seat == 1
     assert texts(m) == {"counter aur_mirror -", "pass"}
-    m.apply("counter aur_mirror -")
+    act(m, "counter aur_mirror -")
     assert m.unit(3).hp == 30 and m.unit(2).hp == 45 and m.current_seat == 0
     assert m.state.graves[1] == ["aur_mirror"] and m.state.cp[1] == 17

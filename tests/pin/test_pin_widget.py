@@ -7,6 +7,7 @@ import dataclasses
 
 from conftest import PosFn
 
+from throne_lib.games.pin.actions import PinAction
 from throne_lib.games.pin.hexes import parse_cell
 from throne_lib.games.pin.rules import PIN_RULES
 from throne_lib.games.pin.ui.controller import PinController
@@ -23,7 +24,9 @@ def test_click_unit_then_target(pos: PosFn) -> None:
     c.press(c.buttons()[0][1])
     marks = c.highlights()
     assert marks["target"] == ["013"] and set(marks["move"]) == {"002", "003", "007", "009", "014"}
-    c.click_cell(13)
+    c.click_cell(13)  # 乙 is asked 【敌方宣告攻击】 though it holds nothing (PIN-COUNTER-5)
+    assert not c.my_turn and m.forced_pass() == PinAction("pass")
+    c.apply(PinAction("pass"))
     assert m.unit(3) is None and m.unit(2).hp == 43
 
 

@@ -422,8 +422,10 @@ def _to_grave(m: PinCore, side: int, card: str) -> None:
 
 
 def _window(m: PinCore, side: int, trigger: str, ctx: Ctx) -> None:
-    """PIN-COUNTER-3/-5: ask only when the side holds a counter it can play here."""
-    if effects.playable_counters(m, side, trigger, ctx):
+    """PIN-COUNTER-3/-5: the side is asked at every trigger, whatever it holds, so the
+    pause tells the opponent nothing; with nothing playable its only answer is the pass
+    (``forced_pass``). ``ask_only_able`` is the old shortcut that leaks the hand."""
+    if not m.rules.ask_only_able or effects.playable_counters(m, side, trigger, ctx):
         m.state.pending = Decision("window", side, {"trigger": trigger, "ctx": ctx})
 
 

@@ -17,7 +17,7 @@ from throne_lib.games.pin import engine
 from throne_lib.games.pin.actions import PinAction, PinEvent, parse_action
 from throne_lib.games.pin.cards import PinCardDB
 from throne_lib.games.pin.core import PinCore, draw
-from throne_lib.games.pin.legal import legal_actions, why_illegal
+from throne_lib.games.pin.legal import PASS, legal_actions, why_illegal
 from throne_lib.games.pin.rules import PIN_RULES, Rules
 from throne_lib.games.pin.state import Decision, State
 from throne_lib.games.pin.view import describe, observation, resample
@@ -90,6 +90,17 @@ class PinMatch(PinCore):
         self.history.append(action)
         out, self._events = self._events, []
         return out
+
+    def forced_pass(self) -> PinAction | None:
+        """The pass, when passing is all ``current_seat`` may do: a counter window
+        (PIN-COUNTER-5) with no counter card it can play there. Its UI or agent may give it
+        at once; the opponent sees the same wait either way, since every window asks its
+        side whatever the side holds."""
+        d = self.state.pending
+        if d is None or d.kind != "window" or self.is_over:
+            return None
+        legal = self._legal()
+        return legal[0] if len(legal) == 1 and legal[0] == PASS else None
 
     def _legal(self) -> list[PinAction]:
         """Legal actions, computed once per state reached through ``apply``. Code that

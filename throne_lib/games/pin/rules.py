@@ -130,6 +130,10 @@ class Rules:
     air_superiority_radius: int = 1  # PIN-KW-11 Reading
     # COUNTER
     counters_per_side_per_event: int = 1  # PIN-COUNTER-4 Reading
+    # PIN-COUNTER-5 Reading: a window asks its side at every trigger, whether or not it
+    # holds a counter it can play, so the pause tells the opponent nothing. True is the
+    # old engine shortcut (only a side that can answer is asked): it leaks the hand.
+    ask_only_able: bool = False
     extra: tuple[tuple[str, int], ...] = field(default=())
 
     def size_rank(self, size: str) -> int:

@@ -200,18 +200,30 @@ class PinBoard(W.VBox):
 
     # --- the AI --------------------------------------------------------------------
     def _think(self) -> Any:
-        """The AI's next action, searched on a copy in the worker thread (ISMCTS)."""
+        """The AI's next action, searched on a copy in the worker thread (ISMCTS); the
+        human seat's forced pass needs no search."""
+        if self.match.current_seat == self.human:
+            return self.match.forced_pass()
         sim = self.match.copy()
         return self.agent.choose(sim)
 
     def _ai_step(self) -> list[Any]:
         chosen, self.ai.chosen = self.ai.chosen, None
+        if self.match.current_seat == self.human:  # its forced pass (PIN-COUNTER-5)
+            act = self.match.forced_pass()
+            return self.ctrl.apply(act) if act is not None else []
         if self.opponents is None:
             return self.ctrl.ai_step(self.agent)
         return self.ctrl.ai_step(self.opponents.step_agent(chosen, self.match, self.agent))
 
     def _ai_to_move(self) -> bool:
-        return not self.match.is_over and self.match.current_seat != self.human
+        """The AI seat is to act, or the human seat's only answer is a pass (PIN-COUNTER-5:
+        a window with nothing to play is passed at once; the AI sees the same wait
+        either way)."""
+        m = self.match
+        if m.is_over:
+            return False
+        return m.current_seat != self.human or m.forced_pass() is not None
 
     def _ai(self) -> None:
         self.ai.mode = self.ai_mode
