@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,16 @@ class TableUpdate:
     db: Any
     errors: tuple[str, ...]
     changed: bool
+
+
+def problems_html(head: str, problems: Sequence[str]) -> str:
+    """A refused table as the pages show it: a red box, ``head`` (HTML) in bold over its
+    ``FILE:ROW:COLUMN`` problems, one a line."""
+    items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
+    return (
+        "<div style='border:1px solid #e0b4b4;background:#fff6f6;color:#9f3a38;"
+        f"padding:6px 10px'><b>{head}</b><ul style='margin:4px 0'>{items}</ul></div>"
+    )
 
 
 class _Problems(list[str]):

@@ -42,6 +42,7 @@ from throne_lib.games.castle.skills import SKILL_ZH
 from throne_lib.games.castle.ui.inspect import card_html, name_refs, seat_html
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
+from throne_lib.kit.live import problems_html
 from throne_lib.kit.log import AgentInfo, MatchRecorder
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
@@ -245,12 +246,9 @@ class CastleApp:
         valid new one: the next match uses it; the running match keeps its own."""
         name = html.escape(self.watcher.path.name if self.watcher else "cards-castle.csv")
         if update.errors:
-            items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in update.errors)
-            self.table_panel.value = (
-                "<div style='border:1px solid #e0b4b4;background:#fff6f6;color:#9f3a38;"
-                f"padding:6px 10px'><b>{name} 有错误，仍使用上一个有效版本"
-                f"（{html.escape(self.cards.hash[:8])}），当前对局不受影响：</b>"
-                f"<ul style='margin:4px 0'>{items}</ul></div>"
+            kept = html.escape(self.cards.hash[:8])
+            self.table_panel.value = problems_html(
+                f"{name} 有错误，仍使用上一个有效版本（{kept}），当前对局不受影响：", update.errors
             )
             return
         if not update.changed:

@@ -24,6 +24,7 @@ from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
 from throne_lib.games.throne.ui.widget import AGENT_ZH, MatchWidget
 from throne_lib.kit.agents import agent_names as kit_agent_names
 from throne_lib.kit.agents import make_agent
+from throne_lib.kit.live import problems_html
 
 RULE_CHOICES: dict[str, Rules] = {
     "standard": DEFAULT_RULES,
@@ -335,11 +336,8 @@ class PlayApp(W.VBox):
         stats; the swap is in the log). A broken table: the last valid one stays in force
         and every problem is listed."""
         if update.errors:
-            items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in update.errors)
-            self.table_panel.value = (
-                "<div style='border:1px solid #e0b4b4;background:#fff6f6;color:#9f3a38;"
-                "padding:6px 10px'><b>cards.csv 有错误，仍使用上一个有效版本：</b>"
-                f"<ul style='margin:4px 0'>{items}</ul></div>"
+            self.table_panel.value = problems_html(
+                "cards.csv 有错误，仍使用上一个有效版本：", update.errors
             )
             return
         if not update.changed:
