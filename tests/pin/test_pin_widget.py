@@ -67,3 +67,24 @@ def test_board_widget_plays_a_quick_match_by_clicks(new_match) -> None:  # type:
     assert m.is_over and "对局结束" in board.info.value and deployed > 0
     assert "战报" in board.log_panel.title.value and board.log_panel.html.value
     assert "pin-state" in board.status.value
+
+
+def test_human_seat_with_nothing_to_play_passes_at_once(pos: PosFn) -> None:
+    """PIN-COUNTER-5: the dashboard gives the human seat's forced pass by itself (the AI
+    saw the same wait either way); a window where it can play is left to the human, its
+    prompt the counter and 放弃."""
+    lines = "unit u2 甲 anv_tanks 008\nunit u3 乙 aur_templars 013\nhand 甲 anv_tanks\n"
+    m = pos(lines, active="乙")
+    board = PinBoard(m, human=0, ai_mode="sync")  # the AI (乙) plays its turn
+    passes = [t for t in board.ctrl.log if t == "甲放弃反制"]
+    assert passes, board.ctrl.log  # 甲's windows were asked and passed for it
+    assert m.is_over or (m.current_seat == 0 and m.forced_pass() is None)
+    m = pos(
+        "unit u2 乙 aur_templars 013\nunit u3 甲 anv_rifles 008\nhand 甲 anv_smoke\n", active="乙"
+    )
+    m.apply("activate u2")
+    m.apply("attack u2 u3 普通")  # 甲 holds 烟幕撤离: a choice, left to the human
+    board = PinBoard(m, human=0, ai_mode="sync")
+    assert m.current_seat == 0 and m.forced_pass() is None
+    labels = [b.description for b in board.prompt.children if hasattr(b, "click")]
+    assert labels[-1] == "放弃" and any("烟幕撤离" in t for t in labels), labels
