@@ -251,7 +251,7 @@ def test_cities_capture_that_wins() -> None:
     m = first_play(3, seed=2)
     seat = m.current_seat
     w = war_of(m.state)
-    while w.team_cities(w.teams[seat]) < w.victory_count() - 1:
+    while w.team_cities(w.teams[seat]) < w.victory_count(w.teams[seat]) - 1:
         give_city(m, seat)
     for city in w.empty:
         w.grain[city] = 1

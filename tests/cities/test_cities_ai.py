@@ -62,7 +62,7 @@ def test_abandon_low_grain_or_threat_never_the_start() -> None:
     assert should_abandon(w, 0, {})
     assert not should_abandon(w, 2, {0: 99})
     w = war([["洛阳", "南平"], ["许昌", "长沙", "成都"], ["建业"]], grain={"南平": 9})
-    assert w.victory_count() == 4
+    assert w.victory_count(w.teams[1]) == 4
     assert should_abandon(w, 0, {1: 9}) and not should_abandon(w, 0, {1: 8, 2: 99})
 
 

@@ -25,7 +25,7 @@ def test_setup_deals_starting_and_empty_cities(players: int) -> None:
     assert len({c for st in w.stacks for c in st} | set(w.empty)) == in_play  # no duplicate
     assert all(w.grain[c] == 30 for c in w.starting)
     assert all(w.grain[c] == 15 for c in w.empty)
-    assert w.victory_count() == goal
+    assert w.victory_counts() == {seat: goal for seat in range(players)}  # everyone alone
     assert w.invariant_problems() == []
 
 
@@ -38,9 +38,55 @@ def test_setup_same_seed_same_deal_and_team_rules() -> None:
         CityWar.deal(TABLE, CitiesRules(), [0, 0, 0], random.Random(1))
     with pytest.raises(ValueError, match="CW-SETUP-2"):
         CitiesRules().cities_in_play(2)
-    # uneven teams: victory count raised to the largest team + 2 (CW-SETUP-3)
+    # uneven teams: each team's own count, its members + (the table's 4 − 1) (CW-SETUP-3)
     w = CityWar.deal(TABLE, CitiesRules(), [0, 0, 0, 1], random.Random(1))
-    assert w.victory_count() == 5
+    assert w.victory_counts() == {0: 6, 1: 4}
+
+
+@pytest.mark.parametrize(
+    ("teams", "counts"),
+    [
+        ([0, 1, 0, 1, 0, 1, 0, 1], {0: 4 + 6 - 1, 1: 9}),  # 4 v 4: the table's 6 for 8
+        ([0, 1, 0, 1], {0: 2 + 4 - 1, 1: 5}),  # 2 v 2: the table's 4 for 4
+        ([0, 1, 2, 0, 1, 2], {0: 2 + 5 - 1, 1: 6, 2: 6}),  # 3 teams of 2: 5 for 6
+        ([0, 0, 1, 2, 3], {0: 2 + 5 - 1, 1: 5, 2: 5, 3: 5}),  # one pair, three alone
+    ],
+)
+def test_team_victory_count_is_members_plus_table_count_less_one(
+    teams: list[int], counts: dict[int, int]
+) -> None:
+    """CW-SETUP-3: a team needs as many cities beyond its starting cities as a lone
+    player does: its members + (the table's count − 1), each team by its own size."""
+    w = CityWar.deal(TABLE, CitiesRules(), teams, random.Random(3))
+    assert w.victory_counts() == counts
+    assert w.view(0)["victory_count"] == {str(t): k for t, k in counts.items()}
+
+
+def test_two_empty_cities_do_not_win_a_two_v_two() -> None:
+    """CW-SETUP-3: two members' starting cities and two empty cities (4) are one short
+    of a 2 v 2 team's 5: the team must still take a fifth city."""
+    w = war(
+        [["洛阳", "南皮"], ["许昌"], ["建业", "南平"], ["成都"]],
+        empty=["长沙"],
+        teams=[0, 1, 0, 1],
+    )
+    assert w.team_cities(0) == 4 and w.result is None
+    w.check_win()
+    assert w.result is None
+    w.damage(0, cid("长沙"), 15)
+    assert w.team_cities(0) == 5
+    assert w.result == [1.0, -1.0, 1.0, -1.0] and w.end_rule == "CW-WIN-1"
+
+
+def test_victory_per_member_is_a_rules_parameter() -> None:
+    """CW-SETUP-3's Reading as a parameter: 0 gives every team the table's count."""
+    flat = CitiesRules(victory_per_member=0)
+    assert CityWar.deal(TABLE, flat, [0, 1, 0, 1], random.Random(3)).victory_counts() == {
+        0: 4,
+        1: 4,
+    }
+    with pytest.raises(ValueError, match="CW-SETUP-3"):
+        CitiesRules().victory_count(4, 0)
 
 
 def test_setup_parameters_are_the_rulebook_readings() -> None:
@@ -192,8 +238,12 @@ def test_deck_reset_with_only_the_starting_city_is_out() -> None:
 
 def test_victory_by_team_count() -> None:
     """CW-WIN-1: the team's members' cities together reach the count."""
-    w = war([["洛阳", "南皮"], ["许昌"], ["建业"], ["成都"]], empty=["南平"], teams=[0, 1, 0, 2])
-    assert w.victory_count() == 4
+    w = war(
+        [["洛阳", "南皮", "长沙"], ["许昌"], ["建业"], ["成都"]],
+        empty=["南平"],
+        teams=[0, 1, 0, 2],
+    )
+    assert w.victory_counts() == {0: 5, 1: 4, 2: 4}  # CW-SETUP-3: a pair needs 2 + 3
     w.damage(2, cid("南平"), 15)
     assert w.result == [1.0, -1.0, 1.0, -1.0] and w.end_rule == "CW-WIN-1"
     with pytest.raises(IllegalAction) as exc:  # the match ends at once
@@ -258,4 +308,5 @@ def test_view_is_json_and_shows_only_the_viewers_bans() -> None:
     assert mine["stacks"][0] == [
         {"id": cid("洛阳"), "name": "洛阳", "grain": 30, "full": 30, "start": True}
     ]
-    assert mine["team_cities"] == {"0": 1, "1": 2} and mine["victory_count"] == 4
+    assert mine["team_cities"] == {"0": 1, "1": 2}
+    assert mine["victory_count"] == {"0": 4, "1": 5}  # 3 players: 4; the pair 2 + 3

@@ -27,7 +27,7 @@ def _priority(war: CityWar, seat: int, city: str) -> tuple[int, int, int]:
     count; another opponent's current city; an empty city (lowest grain, highest weight)."""
     owner = war.owner(city)
     team = war.teams[seat]
-    reaches = war.team_cities(team) + 1 >= war.victory_count()
+    reaches = war.team_cities(team) + 1 >= war.victory_count(team)
     if owner is not None and owner >= 0 and war.starting[owner] == city:
         return (0, 0, 0)
     if reaches:
@@ -92,11 +92,11 @@ def should_abandon(war: CityWar, seat: int, threat: Mapping[int, int]) -> bool:
     g = war.grain[city]
     if g <= war.rules.ai_abandon_grain:
         return True
-    goal = war.victory_count()
     for opp, dmg in threat.items():
         if war.out[opp] or war.allies(seat, opp):
             continue
-        if war.team_cities(war.teams[opp]) == goal - 1 and dmg >= g:
+        rival = war.teams[opp]
+        if war.team_cities(rival) == war.victory_count(rival) - 1 and dmg >= g:
             return True
     return False
 

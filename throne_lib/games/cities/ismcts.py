@@ -22,19 +22,21 @@ def evaluate(match: Any) -> list[float]:
     s = match.state
     w = war_of(s)
     teams = w.teams
-    goal = max(1, w.victory_count())
+    goals = w.victory_counts()  # CW-SETUP-3: a team's count grows with its members
     cities = {t: w.team_cities(t) for t in set(teams)}
     hp: dict[Any, float] = {}
     for q, p in enumerate(s.players):
         if not w.out[q]:
             hp[teams[q]] = hp.get(teams[q], 0.0) + max(p.hp, 0) / max(p.max_hp, 1)
+
+    def progress(t: int) -> float:  # cities (and a little health) over the team's count
+        return (cities[t] + 0.3 * hp.get(t, 0.0)) / max(1, goals[t])
+
     out = []
     for q in range(len(teams)):
         t = teams[q]
-        rivals = [u for u in cities if u != t]
-        best = max((cities[u] + 0.3 * hp.get(u, 0.0) for u in rivals), default=0.0)
-        mine = cities[t] + 0.3 * hp.get(t, 0.0)
-        out.append(math.tanh(3.0 * (mine - best) / goal))
+        best = max((progress(u) for u in cities if u != t), default=0.0)
+        out.append(math.tanh(3.0 * (progress(t) - best)))
     return out
 
 

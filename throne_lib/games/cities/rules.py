@@ -33,7 +33,9 @@ class CitiesRules:
     city_table: dict[int, tuple[int, int]] = field(
         default_factory=lambda: dict(DEFAULT_CITY_TABLE)
     )  # CW-SETUP-3
-    victory_over_largest_team: int = 2  # CW-SETUP-3
+    # CW-SETUP-3: cities each team member beyond the first adds to the table's count (a
+    # team needs as many cities beyond its starting cities as a lone player does)
+    victory_per_member: int = 1
     random_seating: bool = True  # CW-SETUP-4
     city_pick: str = "random"  # CW-SETUP-5
     start_grain: int = 30  # CW-GRAIN-1
@@ -70,9 +72,12 @@ class CitiesRules:
     def cities_in_play(self, players: int) -> int:
         return self._row(players)[0]
 
-    def victory_count(self, players: int, largest_team: int = 1) -> int:
-        """CW-SETUP-3: the table's count, raised to the largest team + 2 where needed."""
-        return max(self._row(players)[1], largest_team + self.victory_over_largest_team)
+    def victory_count(self, players: int, members: int = 1) -> int:
+        """CW-SETUP-3: a team of ``members`` players needs its members + (the table's
+        count − 1) cities (``victory_per_member`` per member beyond the first)."""
+        if members < 1:
+            raise ValueError(f"a team has at least one member, not {members} (CW-SETUP-3)")
+        return self._row(players)[1] + (members - 1) * self.victory_per_member
 
     def _row(self, players: int) -> tuple[int, int]:
         if not self.min_players <= players <= self.max_players:

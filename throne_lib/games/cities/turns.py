@@ -55,11 +55,14 @@ def new_state(
     for seat, t in enumerate(teams):
         groups.setdefault(t, []).append(seat)
     sides = "；".join("、".join(f"{q}号" for q in g) for g in groups.values())
-    log(
-        s,
-        "setup",
-        f"{n}人城池战，队伍：{sides}；先手：{first}号座位；胜利需{war.victory_count()}座城池",
-    )
+    goals = war.victory_counts()  # CW-SETUP-3: by team size
+    if len(set(goals.values())) == 1:
+        goal = f"{next(iter(goals.values()))}座城池"
+    else:
+        goal = "城池：" + "；".join(
+            f"{'、'.join(f'{q}号' for q in g)} {goals[t]}座" for t, g in groups.items()
+        )
+    log(s, "setup", f"{n}人城池战，队伍：{sides}；先手：{first}号座位；胜利需{goal}")
     s.mode = CitiesMode(war, rules, first)
     full = unbox(s, cards)
     if rules.deck_mode == "personal":  # CW-DECK-1: a full copy each

@@ -141,9 +141,13 @@ class CityWar:
     def team_cities(self, team: int) -> int:
         return sum(len(self.stacks[s]) for s in range(len(self.teams)) if self.teams[s] == team)
 
-    def victory_count(self) -> int:
-        sizes = [self.teams.count(t) for t in set(self.teams)]
-        return self.rules.victory_count(len(self.teams), max(sizes))
+    def victory_count(self, team: int) -> int:
+        """CW-SETUP-3: the cities ``team`` needs (its members + the table's count − 1)."""
+        return self.rules.victory_count(len(self.teams), self.teams.count(team))
+
+    def victory_counts(self) -> dict[int, int]:
+        """Every team's victory count (CW-SETUP-3), by team."""
+        return {t: self.victory_count(t) for t in sorted(set(self.teams))}
 
     def attack_targets(self, seat: int) -> list[str]:
         """Cities ``seat`` may attack (CW-SIEGE-1, CW-ABANDON-3); reach is the engine's."""
@@ -195,7 +199,7 @@ class CityWar:
             "teams": list(self.teams),
             "out": list(self.out),
             "team_cities": {str(t): self.team_cities(t) for t in sorted(set(self.teams))},
-            "victory_count": self.victory_count(),
+            "victory_count": {str(t): k for t, k in self.victory_counts().items()},
             "targets": self.attack_targets(seat) if seat is not None else [],
             "result": self.result,
             "end_rule": self.end_rule,
@@ -369,8 +373,7 @@ class CityWar:
         if self.result is not None:
             return
         n = len(self.teams)
-        goal = self.victory_count()
-        for team in sorted(set(self.teams)):
+        for team, goal in self.victory_counts().items():
             members_in = any(not self.out[s] for s in range(n) if self.teams[s] == team)
             if members_in and self.team_cities(team) >= goal:
                 self._finish({team}, "CW-WIN-1")

@@ -223,9 +223,9 @@ class CitiesApp(CastleApp):
             turn = "轮到你：" + CITY_PROMPT_ZH.get(kind, PROMPT_ZH.get(kind, kind))
         elif not m.is_over and obs["turn_seat"] >= 0:
             turn = f"{obs['players'][obs['turn_seat']]['hero_name'] or '座位'}的回合 · {turn}"
-        goal = cv["victory_count"]
+        goal = cv["victory_count"]  # per team (CW-SETUP-3)
         teams = " ".join(
-            f"<span style='color:{team_colour(int(t))}'>队伍{int(t) + 1} 城池 {k}/{goal}</span>"
+            f"<span style='color:{team_colour(int(t))}'>队伍{int(t) + 1} 城池 {k}/{goal[t]}</span>"
             for t, k in cv["team_cities"].items()
         )
         limit = cv["max_rounds"] or "∞"
