@@ -127,3 +127,22 @@ def test_cli_play_replay_simulate_and_report(
     assert throne_main(["report", "--game", "cities", str(out)]) == 0
     text = capsys.readouterr().out
     assert "check: OK" in text and "win rate by team size" in text and "by starting city" in text
+
+
+def test_a_leap_never_gives_a_second_turn_in_a_round() -> None:
+    """CW-TURN-1 (turns pass as CH-TURN-1, ``by_hero``): seed 5042 of a scripted 2 v 2 has
+    拜帕 leap (跳跃) onto the first player turn after turn; passing by position gave 拜帕
+    turn after turn in 第1轮 and never again the round leader's. Each hero has at most one
+    turn per round, and a round ends after at most one turn per player."""
+    import re
+    from collections import Counter
+
+    from throne_lib.kit.sim import MatchSpec, play_spec
+
+    spec = MatchSpec(0, 5042, ("a", "b", "a", "b"), ("scripted",) * 4, game="cities")
+    match, row = play_spec(spec)
+    s = match.state
+    turns = [re.match(r"—— 第(\d+)轮 (.+) 的回合 ——", e.text) for e in s.log if e.kind == "turn"]
+    seen = Counter((int(t.group(1)), t.group(2)) for t in turns if t)
+    assert seen and max(seen.values()) == 1, seen.most_common(2)
+    assert s.round >= s.turn_no / s.n

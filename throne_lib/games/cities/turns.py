@@ -192,11 +192,20 @@ def round_leader(s: State) -> int:
     """CW-TURN-1: the first player; when it is out, the next player still in after it."""
     w = war_of(s)
     first = mode(s).first
+    order = turn_order(s)
     for k in range(s.n):
-        seat = s.pos.index((s.pos[first] + k) % s.n)
+        seat = order.index((order[first] + k) % s.n)
         if not w.out[seat]:
             return seat
     return first
+
+
+def turn_order(s: State) -> tuple[int, ...]:
+    """CW-TURN-1 as CH-TURN-1 (``turn_passing``): ``by_hero``, the seating of the start
+    (a 跳跃 swaps seats, never turns); ``by_seat``, the positions now."""
+    if mode(s).rules.base.turn_passing == "by_hero":
+        return s.start_pos or tuple(s.pos)
+    return tuple(s.pos)
 
 
 @cw_op("next_turn")
@@ -211,8 +220,11 @@ def _next_turn(s: State) -> None:
         sync(s)
         return
     seat = -1
+    order = turn_order(s)
+    by_hero = m.rules.base.turn_passing == "by_hero" and s.turn_seat >= 0
+    here = order[s.turn_seat] if by_hero else s.turn_pos
     for k in range(1, s.n + 1):
-        cand = s.pos.index((s.turn_pos + k) % s.n)
+        cand = order.index((here + k) % s.n)
         if not w.out[cand]:
             seat = cand
             break
