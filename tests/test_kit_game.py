@@ -229,7 +229,8 @@ def test_kit_analytics_report_the_seats(tmp_path: Path, capsys: pytest.CaptureFi
     path = save_results(df, tmp_path / "r.parquet")
     assert throne_main(["report", str(path)]) == 0  # the game comes from the frame
     out = capsys.readouterr().out
-    assert "win rate per seat" in out and "first seat" in out and "match length" in out
+    assert "win rate per seat" in out and "== seat seat0 (seat 0) ==" in out
+    assert "first player" not in out and "match length" in out  # takeaway names no first player
 
 
 def test_search_reads_only_the_observation() -> None:

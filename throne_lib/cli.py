@@ -74,7 +74,7 @@ def summary(match: Any, game: registry.Game) -> list[str]:
     if own is not None:
         return own
     r = ", ".join(f"{game.seat_name(s)} {v:g}" for s, v in enumerate(match.returns()))
-    over = "over" if match.is_over else "not over"
+    over = f"over, winner: {game.winner(match)}" if match.is_over else "not over"
     return [f"result: {over}; returns: {r}", f"final hash: {match.hash()}"]
 
 
@@ -92,8 +92,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = args.agents.split(",") if args.agents else [game.default_agent] * args.seats
     options = hooks.play_options(args)  # the game's rule options
     words = [w for w in (getattr(args, "setups", "") or "").split(",") if w]
-    setups: list[Any] | None = None
-    if words:
+    setups: list[Any] | None = hooks.play_setups(args, len(names))  # e.g. 城池战's --teams
+    if setups is not None:
+        if words:
+            raise CliError("give the seats' setups once (--setups or the game's own option)")
+    elif words:
         assert game.resolve_setup is not None  # --setups exists only then
         if len(words) != len(names):
             raise CliError(f"{len(words)} setups for {len(names)} seats")

@@ -50,11 +50,29 @@ def seat_names(df: pd.DataFrame) -> list[str]:
     return [c[: -len("_agent")] for c in df.columns if c.endswith("_agent")]
 
 
-def seat_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (match, seat): seat, seat index, agent, setup (when present) and
-    score (1 win, 1/N draw, 0 loss)."""
+def seat_scores(df: pd.DataFrame) -> pd.DataFrame:
+    """Each seat's score per match (columns: the seats): from the ``{seat}_return``
+    columns when the frame has them — 1 for each seat of a winning side (the best return,
+    when it is above 0), the best return shared by its K seats otherwise (1/N each in a
+    draw of N seats) and 0 for the others; else from ``winner`` naming a seat ("draw":
+    1/N each). The ``winner`` label may name a role or a team, not a seat."""
     names = seat_names(df)
     n = max(1, len(names))
+    if names and all(f"{s}_return" in df for s in names):
+        r = df[[f"{s}_return" for s in names]].to_numpy(dtype=float)
+        best = r.max(axis=1, keepdims=True)
+        top = r == best
+        share = (best > 0) + (best <= 0) / top.sum(axis=1, keepdims=True)
+        return pd.DataFrame(top * share, columns=names, index=df.index)
+    won = {s: (df["winner"] == s).astype(float) + (df["winner"] == "draw") / n for s in names}
+    return pd.DataFrame(won, index=df.index)
+
+
+def seat_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (match, seat): seat, seat index, agent, setup (when present) and
+    score (:func:`seat_scores`: 1 win, 1/N draw, 0 loss)."""
+    names = seat_names(df)
+    scores = seat_scores(df)
     parts = []
     for i, name in enumerate(names):
         part = pd.DataFrame(
@@ -63,7 +81,7 @@ def seat_frame(df: pd.DataFrame) -> pd.DataFrame:
                 "seat": name,
                 "seat_index": i,
                 "agent": df[f"{name}_agent"],
-                "score": (df["winner"] == name).astype(float) + (df["winner"] == "draw") / n,
+                "score": scores[name],
             }
         )
         if f"{name}_setup" in df:
@@ -83,16 +101,18 @@ def win_rates(df: pd.DataFrame, by: str = "seat") -> pd.DataFrame:
 
 
 def first_seat_edge(df: pd.DataFrame, first: str = "") -> pd.Series:
-    """How often the first seat wins (the seat named in a ``first`` column when the
-    frame has one, else seat 0), with its interval."""
+    """How often a seat wins, with its interval: the seat ``first`` names, else the
+    first player of each match (the seat its ``first`` column names, when the frame has
+    one), else seat 0 (which moved first only if the game always starts with it)."""
     n = len(df)
     names = seat_names(df)
     if first or "first" in df:
         who = df["first"] if not first else pd.Series([first] * n, index=df.index)
     else:
         who = pd.Series([names[0] if names else ""] * n, index=df.index)
-    share = 1 / max(1, len(names))
-    score = float((df["winner"] == who).sum() + share * (df["winner"] == "draw").sum())
+    scores = seat_scores(df)
+    table = scores.to_dict("index")  # match index -> seat -> score
+    score = sum(float(table[i].get(w, 0.0)) for i, w in who.items())
     lo, hi = wilson(score, n)
     return pd.Series(
         {"matches": n, "first_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi}
@@ -152,8 +172,8 @@ def seat_report(
 
 
 def report_text(df: pd.DataFrame) -> str:
-    """The kit's plain-text report: win rates per seat, agent and setup, first-seat edge,
-    match length."""
+    """The kit's plain-text report: win rates per seat, agent and setup, the first
+    player's (when the frame names it) and seat 0's win rate, match length."""
     if df.empty:
         return "no matches"
     f3 = "{:.3f}".format
@@ -164,7 +184,13 @@ def report_text(df: pd.DataFrame) -> str:
     for by in ("agent", "setup"):
         if by in seat_frame(df):
             parts += ["", f"== win rate per {by} ==", win_rates(df, by).to_string(index=False, float_format=f3)]  # fmt: skip
-    parts += ["", "== first seat ==", first_seat_edge(df).to_string(float_format=f3)]
+    if "first" in df:  # the game names the first player of each match (PIN: the reveal)
+        first = first_seat_edge(df).to_string(float_format=f3)
+        parts += ["", "== first player (whoever moved first) ==", first]
+    names = seat_names(df)
+    if names:
+        seat0 = first_seat_edge(df, names[0]).rename({"first_win_rate": "win_rate"})
+        parts += ["", f"== seat {names[0]} (seat 0) ==", seat0.to_string(float_format=f3)]
     parts += ["", "== match length (actions: matches) ==", length_distribution(df).to_string()]
     return "\n".join(parts)
 

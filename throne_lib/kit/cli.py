@@ -9,8 +9,8 @@ alone keeps the kit's behaviour (a method returning ``None`` means "the kit's de
         def summary(self, match: Any) -> list[str] | None:
             return [f"score: {match.state.score}"]
 
-The eight hooks: ``add_play_arguments`` and ``play_options`` (extra ``play`` options and
-the match options they ask for), ``play``, ``cards_check``, ``deck_check`` (whole
+The nine hooks: ``add_play_arguments``, ``play_options`` and ``play_setups`` (extra
+``play`` options, the match options and the seats' setups they ask for), ``play``, ``cards_check``, ``deck_check`` (whole
 commands), ``summary`` (what ``play``/``replay`` print), ``report_text`` (``throne
 report``) and ``errors`` (the lines an error of the game prints). With
 ``seat_options = True`` (the default) ``play`` has the kit's ``--seats``/``--players``
@@ -43,6 +43,11 @@ class CliHooks(Protocol):
 
     def play_options(self, args: argparse.Namespace) -> dict[str, Any]:
         """The match options (``Game.new(..., **options)``) the ``play`` arguments ask for."""
+        ...
+
+    def play_setups(self, args: argparse.Namespace, seats: int) -> list[Any] | None:
+        """The setups of ``seats`` seats the game's own ``play`` options ask for (城池战's
+        ``--teams``); None: ``--setups`` or the game's default setups."""
         ...
 
     def play(self, args: argparse.Namespace) -> int | None:
@@ -80,6 +85,9 @@ class KitCliHooks:
 
     def play_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return {}
+
+    def play_setups(self, args: argparse.Namespace, seats: int) -> list[Any] | None:
+        return None
 
     def play(self, args: argparse.Namespace) -> int | None:
         return None
@@ -121,6 +129,7 @@ def cli_hooks(game: Game) -> CliHooks:
 _METHODS = (
     "add_play_arguments",
     "play_options",
+    "play_setups",
     "play",
     "cards_check",
     "deck_check",

@@ -29,6 +29,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
+#: The winner label of a drawn match, in every game (``Game.winner``, result tables)
+DRAW = "draw"
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; ``rule`` is the rulebook ID it breaks."""

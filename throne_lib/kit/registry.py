@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.protocol import GameMatch, check_identity
+from throne_lib.kit.protocol import DRAW, GameMatch, check_identity
 
 #: Packages whose subpackages are games; each is imported on the first lookup.
 GAME_PACKAGES: list[str] = ["throne_lib.games"]
@@ -99,6 +99,10 @@ class Game:
     # the game's kit.ismcts.IsmctsHooks (rollout policy, cut-off evaluation, priors) or
     # "module:attr"; None: the default agent's rollouts scored by returns()
     ismcts: Any = None
+    # the label of a finished match's winner (result tables: ``throne simulate``'s
+    # ``winner`` column and summary, ``throne play``): (match) -> str, or "module:attr";
+    # :data:`DRAW` only for a real draw. None: the winning seats' names (:func:`seat_winner`)
+    winner_label: Any = None
 
     def load_table(self, path: str | Path) -> Any:
         """The game's card table in the file ``path``, parsed by ``parse_table`` with the
@@ -130,6 +134,17 @@ class Game:
         """The hook field ``name``, importing it first when it is a "module:attr" string."""
         return load(getattr(self, name))
 
+    def winner(self, match: GameMatch) -> str:
+        """The label of ``match``'s winner: the game's own (a role, a team, a side …), or
+        the names of the seats with the best return; :data:`DRAW` for a draw, "" while
+        the match runs."""
+        if not match.is_over:
+            return ""
+        own = self.hook("winner_label")
+        if own is not None:
+            return str(own(match))
+        return seat_winner(match.returns(), self.seat_name)
+
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"seat{seat}"
 
@@ -148,6 +163,21 @@ class Game:
         match = self.new_match(list(setups), seed, options)
         check_identity(match, self.name)
         return match
+
+
+def winning_seats(returns: Sequence[float]) -> list[int]:
+    """The seats with the best return; none when every seat has it (a draw)."""
+    r = list(returns)
+    if not r or max(r) == min(r):
+        return []
+    return [s for s, v in enumerate(r) if v == max(r)]
+
+
+def seat_winner(returns: Sequence[float], seat_name: Callable[[int], str]) -> str:
+    """The kit's winner label: the winning seats' names joined by "+" (one seat: its
+    name), :data:`DRAW` when every seat has the same return."""
+    won = winning_seats(returns)
+    return "+".join(seat_name(s) for s in won) if won else DRAW
 
 
 def load(ref: Any) -> Any:

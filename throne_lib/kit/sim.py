@@ -9,7 +9,8 @@ game's card table travels with the tasks as text, and a worker finds the game th
 the registry (importing ``Game.module``), so every worker plays the same table and the
 same specs give the same rows on every backend.
 
-Rows: the kit writes ``match, label, seed, game, winner, actions`` and per seat
+Rows: the kit writes ``match, label, seed, game, winner, actions`` (``winner``: the
+game's label of the winner, ``Game.winner``) and per seat
 ``{seat}_agent, {seat}_agent_seed, {seat}_return, {seat}_setup``; a game with
 :class:`SimHooks` (``Game.sim_hooks``) writes its own row instead (Throne: generals,
 races, throne HP, cards drawn and played …).
@@ -190,16 +191,15 @@ def options_of(spec: MatchSpec, table: Any) -> dict[str, Any]:
 
 
 def base_row(game: registry.Game, spec: MatchSpec, match: Any) -> dict[str, Any]:
-    """The kit's result row: who played, the returns, the winner (a seat name, "draw")."""
+    """The kit's result row: who played, the returns, the winner (the game's label of it:
+    a seat, side, role or team; "draw" only for a draw, :meth:`registry.Game.winner`)."""
     r = list(match.returns())
-    best = max(r)
-    win = [s for s, v in enumerate(r) if v == best]
     row: dict[str, Any] = {
         "match": spec.index,
         "label": spec.label,
         "seed": spec.seed,
         "game": game.name,
-        "winner": game.seat_name(win[0]) if len(win) == 1 and best > 0 else "draw",
+        "winner": game.winner(match),
         "actions": len(getattr(match, "history", ())),
     }
     for seat in range(spec.seats):

@@ -212,10 +212,12 @@ def _adopt_end(s: State, dead: int) -> None:
         kill_soldier(s, dead, sol)
 
 
-def end_game(s: State, result: list[float], rule: str, text: str) -> None:
-    """CH-WIN-1: reveal everything, mark each seat, name the rule that ended the game."""
+def end_game(s: State, result: list[float], rule: str, text: str, winner: str) -> None:
+    """CH-WIN-1: reveal everything, mark each seat, name the rule that ended the game and
+    the winner (the winning side's role in Chinese, a mode's team, or ``DRAW``)."""
     s.result = result
     s.end_rule = rule
+    s.winner = winner
     s.stage = "over"
     s.prompt = None
     s.stack.clear()
@@ -238,10 +240,18 @@ def _win_check(s: State) -> None:
     if not lord.alive:  # CH-WIN-2
         alive = [p for p in s.players if p.alive]
         if len(alive) == 1 and alive[0].role == "neutral" and not alive[0].defected:
-            end_game(s, _side_result(s, {alive[0].seat}), "CH-WIN-2", "中立成为唯一存活的势力")
+            end_game(
+                s,
+                _side_result(s, {alive[0].seat}),
+                "CH-WIN-2",
+                "中立成为唯一存活的势力",
+                ROLE_ZH["neutral"],
+            )
         else:
             enemies = {p.seat for p in s.players if p.role == "enemy"}
-            end_game(s, _side_result(s, enemies), "CH-WIN-2", "城主被消灭，敌军胜利")
+            end_game(
+                s, _side_result(s, enemies), "CH-WIN-2", "城主被消灭，敌军胜利", ROLE_ZH["enemy"]
+            )
         return
     if any(p.alive and p.role == "enemy" for p in s.players):
         return
@@ -266,7 +276,8 @@ def _castle_wins(s: State) -> bool:
         castle = {p.seat for p in s.players if p.role in ("lord", "reinforcement")}
         if s.rules.defector_wins:
             castle |= {p.seat for p in s.players if p.defected}
-        end_game(s, _side_result(s, castle), "CH-WIN-3", "所有敌军被消灭，城主与援军胜利")
+        text = "所有敌军被消灭，城主与援军胜利"
+        end_game(s, _side_result(s, castle), "CH-WIN-3", text, ROLE_ZH["lord"])
         return True
     return False
 

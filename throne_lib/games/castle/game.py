@@ -80,6 +80,7 @@ GAME = Game(
     rulebook="RULES-CASTLE.md",
     ismcts="throne_lib.games.castle.ismcts:HOOKS",
     sim_hooks="throne_lib.games.castle.sim:HOOKS",
+    winner_label="throne_lib.games.castle.match:winner_label",
     balance="throne_lib.games.castle.balance_search:BALANCE",
     cli="throne_lib.games.castle.cli:HOOKS",
     # card-table text (and its file name) -> CastleCards; a TableError lists FILE:ROW:COLUMN

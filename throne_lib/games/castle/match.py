@@ -16,7 +16,7 @@ from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.state import State
 from throne_lib.kit.params import check_overrides
-from throne_lib.kit.protocol import IllegalAction, check_seat
+from throne_lib.kit.protocol import DRAW, IllegalAction, check_seat
 
 _DEFAULT_CARDS: CastleCards | None = None
 _RULEBOOK = CastleRules()
@@ -311,3 +311,9 @@ def play_random(m: CastleMatch, rng: random.Random, max_actions: int = 100_000) 
         m.apply(acts[rng.randrange(len(acts))])
         n += 1
     return n
+
+
+def winner_label(match: CastleMatch) -> str:
+    """``Game.winner_label``: the winning side's role (城主 — with its 援军 —, 敌军 or
+    中立, CH-WIN-2/3), ``"draw"`` for a draw (CH-TURN-11)."""
+    return match.state.winner or DRAW

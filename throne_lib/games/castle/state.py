@@ -130,6 +130,7 @@ class State:
     log: list[Event] = field(default_factory=list)
     result: list[float] | None = None
     end_rule: str = ""
+    winner: str = ""  # the winning side's label once over (end_game), "draw" for a draw
     fell_now: list[int] = field(default_factory=list)
     command_group: int = -1
     frenzy_uid: int = -1

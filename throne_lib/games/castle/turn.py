@@ -9,6 +9,7 @@ from throne_lib.games.castle.combat import deal
 from throne_lib.games.castle.core import answer, ask, discard_card, draw, log, op, prompt, push
 from throne_lib.games.castle.rules import CAMP_ZH
 from throne_lib.games.castle.state import Player, Prompt, State
+from throne_lib.kit.protocol import DRAW
 
 
 @op("turn")
@@ -264,7 +265,7 @@ def _next_turn(s: State) -> None:
         # ever starting a turn, and a round only advances at the 城主's turn.
         from throne_lib.games.castle.death import end_game
 
-        end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局")
+        end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局", DRAW)
         return
     for k in range(1, s.n + 1):
         if s.rules.turn_passing == "by_hero":  # the seating order of the start
@@ -279,6 +280,6 @@ def _next_turn(s: State) -> None:
         if s.rules.max_rounds is not None and s.round > s.rules.max_rounds:
             from throne_lib.games.castle.death import end_game
 
-            end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局")
+            end_game(s, [0.0] * s.n, "CH-TURN-11", "回合数已满，平局", DRAW)
             return
     push(s, ("turn", seat))

@@ -67,6 +67,7 @@ GAME = Game(
     rulebook="RULES-CITIES.md",
     ismcts="throne_lib.games.cities.ismcts:HOOKS",
     sim_hooks="throne_lib.games.cities.sim:HOOKS",
+    winner_label="throne_lib.games.cities.match:winner_label",
     cli="throne_lib.games.cities.sim:CLI",
     # city-table text (and its file name) -> CityTable; a TableError lists FILE:ROW:COLUMN
     parse_table=Lazy("throne_lib.games.cities.table:parse_city_table"),

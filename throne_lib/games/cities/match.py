@@ -42,7 +42,7 @@ from throne_lib.games.cities.engine import (
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.table import CityTable, load_city_table
 from throne_lib.kit.params import check_overrides
-from throne_lib.kit.protocol import IllegalAction, check_seat
+from throne_lib.kit.protocol import DRAW, IllegalAction, check_seat
 
 _DEFAULT_TABLE: CityTable | None = None
 _RULEBOOK = CitiesRules()
@@ -336,3 +336,13 @@ def rules_from(value: CitiesRules | Mapping[str, Any] | None) -> CitiesRules:
             v = tuple(v)
         kw[k] = v
     return CitiesRules(**kw)
+
+
+def winner_label(match: CitiesMatch) -> str:
+    """``Game.winner_label``: the winning team's label as set up (``--teams a,b,a,b`` → ``a``;
+    a player alone: ``t<seat>``), ``"draw"`` for a draw (CW-WIN-6's tie) or when nobody
+    won (CW-WIN-2, every team out)."""
+    w = war_of(match.state)
+    won = sorted({w.teams[q] for q, r in enumerate(match.returns()) if r > 0})
+    labels = [match.setups[w.teams.index(t)] for t in won]
+    return "+".join(labels) if labels else DRAW

@@ -23,6 +23,7 @@ from throne_lib.games.castle.death import end_game, leave_play
 from throne_lib.games.castle.state import Soldier, State
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.war import CityWar
+from throne_lib.kit.protocol import DRAW
 
 CITY = "c:"
 CW_OPS: dict[str, OpFn] = {}
@@ -206,7 +207,8 @@ def sync(s: State) -> None:
     if w.result is not None and s.stage != "over":
         winners = [q for q, r in enumerate(w.result) if r > 0]
         what = "平局" if not winners else "、".join(s.hero_name(q) for q in winners) + " 获胜"
-        end_game(s, list(w.result), w.end_rule, what)
+        team = f"队伍{w.teams[winners[0]] + 1}" if winners else DRAW
+        end_game(s, list(w.result), w.end_rule, what, team)
 
 
 def _exit(s: State, q: int) -> None:

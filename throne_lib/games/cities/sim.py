@@ -1,7 +1,7 @@
 """城池战's SimHooks and command-line hooks: one row per match (players, each seat's
-team, team size, starting city, hero and result, the rule that ended it, rounds);
+team, team size, starting city, hero and result, the rule that ended it, rounds and turns);
 ``throne simulate --game cities --players N [--teams a,b,a,b]``, ``throne play --game
-cities --players N`` and ``throne report`` with win rates per team size and per
+cities --players N [--teams a,b,a,b]`` and ``throne report`` with win rates per team size and per
 starting city."""
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ class CitiesSimHooks(KitSimHooks):
         row["players"] = s.n
         row["end_rule"] = s.end_rule
         row["rounds"] = s.round
+        row["turns"] = s.turn_no  # turns played (a round: one per player still in)
         for p in s.players:
             q = p.seat
             row[f"seat{q}_team"] = w.teams[q]
@@ -102,7 +103,14 @@ def report_text(df: pd.DataFrame) -> str:
 class CitiesCli(KitCliHooks):
     def add_play_arguments(self, play: argparse.ArgumentParser) -> None:
         play.set_defaults(seats=DEFAULT_PLAYERS)  # the kit adds --seats/--players, --agents
+        _teams_argument(play)
         _deck_mode_argument(play)
+
+    def play_setups(self, args: argparse.Namespace, seats: int) -> list[str] | None:
+        """``--teams a,b,a,b`` (CW-SETUP-2); None without it: ``--setups`` or everyone alone."""
+        if getattr(args, "teams", None) is None:
+            return None
+        return _teams(argparse.Namespace(seats=seats, teams=args.teams))
 
     def play_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return _rule_options(args)

@@ -166,5 +166,6 @@ GAME = Game(
     # card-table text (and its file name) -> PinCardDB; CardTableError lists FILE:ROW:COLUMN
     parse_table=Lazy("throne_lib.games.pin.cards:parse_pin_cards"),
     cli="throne_lib.games.pin.cli:CLI",
+    sim_hooks="throne_lib.games.pin.sim:HOOKS",
     balance="throne_lib.games.pin.balance:BALANCE",
 )

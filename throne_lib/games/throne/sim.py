@@ -182,7 +182,7 @@ class ThroneSimHooks(KitSimHooks):
             "label": spec.label,
             "seed": spec.seed,
             "first": SIDE_NAMES[match.state.first],
-            "winner": "draw" if winner is None else SIDE_NAMES[winner],
+            "winner": base["winner"],  # the kit's label (Game.winner): a side or "draw"
             "end_reason": match.end_reason,
             "rounds": match.round,
             "actions": len(match.history),
