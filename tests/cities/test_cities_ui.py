@@ -193,3 +193,10 @@ def test_the_deck_mode_is_a_setting_of_the_dashboard() -> None:
     app.new_match()
     assert app.match.state.decks is None and len(app.match.state.deck) > 0
     assert not app.revealed  # a new match starts face down again (CW-UI-5)
+
+
+def test_status_gives_each_team_its_own_count() -> None:
+    """CW-UI-3 with CW-SETUP-3: in ``a,a,b`` (3 players, the table's 4) the pair needs
+    2 + 3 = 5 cities and the player alone 4; the status shows each against its own."""
+    app = CitiesApp(players=3, seed=1, tempo=0, teams="a,a,b")
+    assert "队伍1 城池 2/5" in app.status.value and "队伍2 城池 1/4" in app.status.value
