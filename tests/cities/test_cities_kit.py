@@ -146,3 +146,17 @@ def test_a_leap_never_gives_a_second_turn_in_a_round() -> None:
     seen = Counter((int(t.group(1)), t.group(2)) for t in turns if t)
     assert seen and max(seen.values()) == 1, seen.most_common(2)
     assert s.round >= s.turn_no / s.n
+
+
+def test_cli_play_takes_teams(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CW-SETUP-2: ``throne --game cities play --teams a,b,a,b`` seats two teams (as
+    ``simulate --teams`` does); the log keeps them, the result names the winning team; a
+    wrong list is a one-line error naming the rule."""
+    log = tmp_path / "t.jsonl"
+    argv = ["--game", "cities", "play", "--players", "4", "--teams", "a,b,a,b", "--seed", "3"]
+    assert throne_main([*argv, "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "winner: a;" in out or "winner: b;" in out
+    assert list(read_log(log).header.setups) == ["a", "b", "a", "b"]
+    assert throne_main(["--game", "cities", "play", "--players", "4", "--teams", "a,b,a"]) == 1
+    assert "--teams names 3 seats, not 4 (CW-SETUP-2)" in capsys.readouterr().err
