@@ -341,29 +341,29 @@ class Match:
             return [0.0, 0.0]
         return [1.0 if side == w else -1.0 for side in (0, 1)]
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: object) -> dict[str, Any]:
         """What ``seat`` may see (see the class docstring), as JSON-able data."""
         from throne_lib.games.throne.observe import observation
 
         return observation(self, seat)
 
-    def resample(self, seat: int, rng: Random) -> Match:
+    def resample(self, seat: object, rng: Random) -> Match:
         """A copy with what ``seat`` cannot know redrawn from ``rng``: the opponent's hand
         and deck shuffled together and re-dealt (hand size kept), ``seat``'s deck order
         and the match RNG redrawn. Public reveals of single opponent cards are not
         tracked: any unseen card may be in the opponent's hand. The unseen cards are sorted
         before they are shuffled, so the copy depends on ``observation(seat)`` and ``rng``
         only (positions that differ in what ``seat`` cannot see resample alike)."""
-        seat = check_seat(seat, 2, "throne")
+        me = check_seat(seat, 2, "throne")
         m = self.copy()
         st = m.state
         st.rng.seed(rng.getrandbits(64))
-        opp = st.sides[1 - seat]
+        opp = st.sides[1 - me]
         pool = sorted(opp.hand + opp.deck)  # sorted first: the draw depends on the view only
         rng.shuffle(pool)
         n = len(opp.hand)
         opp.hand, opp.deck = pool[:n], pool[n:]
-        own = st.sides[seat]
+        own = st.sides[me]
         own.deck = sorted(own.deck)
         rng.shuffle(own.deck)
         m.touch()  # the state was edited directly: no cached hash or legal actions

@@ -42,12 +42,12 @@ def _side(s: SideState, own: bool) -> dict[str, Any]:
     }
 
 
-def observation(match: Match, seat: int) -> dict[str, Any]:
+def observation(match: Match, seat: object) -> dict[str, Any]:
     """``seat``'s view of ``match`` as JSON-able data (see the module docstring)."""
-    seat = check_seat(seat, 2, "throne")
+    me = check_seat(seat, 2, "throne")
     st = match.state
     return {
-        "seat": seat,
+        "seat": me,
         "round": st.round,
         "turn": st.turn,
         "first": st.first,
@@ -57,7 +57,7 @@ def observation(match: Match, seat: int) -> dict[str, Any]:
         "winner": st.winner,
         "end_reason": st.end_reason,
         "board": [None if u is None else _unit(u) for u in st.board],
-        "sides": [_side(s, own=i == seat) for i, s in enumerate(st.sides)],
+        "sides": [_side(s, own=i == me) for i, s in enumerate(st.sides)],
         "setups": [s.to_dict() for s in match.setups],
         "cards": match.db.hash,
     }
