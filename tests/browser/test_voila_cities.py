@@ -23,6 +23,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 120_000
+# The match is seeded: with seed 1 the human (seat 0) holds no 剑 until the round limit
+# ends the match, so the attack by mouse would never happen. Seed 10 deals two.
+SEED = 10
 FIRST_EMPTY_CITY = (300, 236)  # inside the first empty-city card, 3 players (ui/table.py)
 # The CSS zoom the table is drawn at: the product of its own and its ancestors' zoom.
 ZOOM_OF_TABLE = """() => {
@@ -32,6 +35,21 @@ ZOOM_OF_TABLE = """() => {
   }
   return z;
 }"""
+
+
+def test_the_seed_deals_the_human_a_sword() -> None:
+    """The premise of the browser test, checked on the engine: with :data:`SEED`, 3 players
+    and 3 rounds, seat 0 (taking the first offered action) holds a 剑 at its first 出牌阶段."""
+    from throne_lib.games.cities.agents import CitiesAgent
+    from throne_lib.games.cities.match import CitiesMatch
+    from throne_lib.games.cities.rules import CitiesRules
+
+    m = CitiesMatch(players=3, seed=SEED, rules=CitiesRules(max_rounds=3), teams=["a", "b", "c"])
+    agents = [CitiesAgent(SEED, s) for s in range(3)]
+    while not (m.current_seat == 0 and m.observation(0)["step"] == "play"):
+        assert not m.is_over
+        m.apply(m.legal_actions()[0] if m.current_seat == 0 else agents[m.current_seat].choose(m))
+    assert "sword" in m.observation(0)["hand"]
 
 
 def test_cities_match_by_mouse_from_home(
@@ -51,6 +69,8 @@ def test_cities_match_by_mouse_from_home(
         expect(status).to_be_visible(timeout=RENDER_TIMEOUT_MS)
         page.locator(".castle-rounds input").fill("3")
         page.locator(".castle-rounds input").press("Enter")
+        page.locator(".castle-seed input").fill(str(SEED))
+        page.locator(".castle-seed input").press("Enter")
         page.locator(".castle-new").click()
         # CW-UI-5: the starting cities are face down until all have drawn, then turn
         reveal = page.locator(".cities-reveal")

@@ -145,7 +145,7 @@ class CastleApp:
         for widget, css in (
             (self.status, "castle-status"), (self.buttons, "castle-actions"),
             (self.hand, "castle-hand"), (self.canvas, "castle-table"),
-            (self.rounds_w, "castle-rounds"), (self.tempo_w, "castle-tempo"), (new, "castle-new"),
+            (self.rounds_w, "castle-rounds"), (self.seed_w, "castle-seed"), (self.tempo_w, "castle-tempo"), (new, "castle-new"),
             (self.reveal, "castle-reveal"), (self.replay_btn, "castle-replay-btn"),
         ):  # fmt: skip
             widget.add_class(css)
