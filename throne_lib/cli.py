@@ -8,7 +8,9 @@
             a game without its own: [--seats N] [--agents A,B,...])
     throne [--game NAME] replay FILE [--check] [-v]
     throne [--game NAME] log FILE [--csv [OUT]]
-    throne simulate [--game NAME] ... (see throne_lib.kit.sim)
+    throne simulate [--game NAME] ... [--set FIELD=VALUE ...] (see throne_lib.kit.sim)
+    throne compare --game NAME [--set FIELD=VALUE ...] [--cards A.csv B.csv] [-n N] [--out F]
+           (base against variant on the same seeds: throne_lib.kit.compare, docs/balance.md)
     throne report [--game NAME] RESULTS.parquet
     throne ladder --game NAME --agents a,b,c -n N (see throne_lib.kit.ladder)
     throne balance suggest [--game NAME] [targets, budget, freeze options] [--out FILE] [--apply N]
@@ -254,6 +256,9 @@ def build_parser(game: registry.Game | None = None) -> argparse.ArgumentParser:
     # `simulate` and `report` parse their own options (see _delegated); listed here for --help.
     sub.add_parser("simulate", help="run many seeded matches (process or Dask) -> Parquet")
     sub.add_parser("report", help="balance report of a simulate results file")
+    sub.add_parser(
+        "compare", help="base rules/cards against a variant on the same seeds: paired deltas"
+    )
     sub.add_parser("ladder", help="rate agents: round robin / paired seeds -> Elo, Parquet")
     sub.add_parser("tower", help="王座之塔: `throne tower simulate --runs N` (autopilot report)")
     sub.add_parser("balance", help="proposals of card changes that even out win rates")
@@ -268,6 +273,8 @@ def _delegated(command: str, rest: list[str]) -> int:
         from throne_lib.games.throne.tower.autopilot import tower_main as run
     elif command == "simulate":
         from throne_lib.kit.sim import simulate_main as run
+    elif command == "compare":
+        from throne_lib.kit.compare import compare_main as run
     elif command == "ladder":
         from throne_lib.kit.ladder import ladder_main as run
     else:
@@ -329,7 +336,7 @@ def _run(args_list: list[str], debug: bool) -> int:
 
         new_game = ["--game", known.game] if known.game and "new" in rest else []
         return playtest_main(rest[1:] + new_game)
-    if rest and rest[0] in ("simulate", "report", "tower", "ladder"):
+    if rest and rest[0] in ("simulate", "report", "tower", "ladder", "compare"):
         given = known.game is not None and rest[0] != "tower"
         game_args = ["--game", known.game] if given else []
         return _delegated(rest[0], rest[1:] + game_args)

@@ -103,6 +103,11 @@ class Game:
     # ``winner`` column and summary, ``throne play``): (match) -> str, or "module:attr";
     # :data:`DRAW` only for a real draw. None: the winning seats' names (:func:`seat_winner`)
     winner_label: Any = None
+    # the game's rule parameters: the default instance of a frozen dataclass (or the class,
+    # when its defaults are the rulebook's), or "module:attr"; ``throne simulate/compare
+    # --set field=value`` changes its fields and passes the result as ``options["rules"]``
+    # (:mod:`throne_lib.kit.variants`). None: the game has no rules to --set
+    rules: Any = None
 
     def load_table(self, path: str | Path) -> Any:
         """The game's card table in the file ``path``, parsed by ``parse_table`` with the

@@ -115,9 +115,14 @@ class SimHooks(Protocol):
 
 
 class KitSimHooks:
-    """Every hook of :class:`SimHooks` with the kit's behaviour: subclass, override some."""
+    """Every hook of :class:`SimHooks` with the kit's behaviour: subclass, override some.
+
+    ``groups``: the per-seat fields of the row (``{seat}_{field}`` columns) whose win
+    rates ``throne compare`` sets side by side (Throne: the generals; 城堡之心: roles and
+    heroes); a field whose values are the seats' names, or one value, is left out."""
 
     seat_options: bool = True
+    groups: tuple[str, ...] = ("setup",)
 
     def start(self, spec: MatchSpec, match: Any) -> Any:
         return None
@@ -397,9 +402,14 @@ def positive_int(text: str) -> int:
     return value
 
 
-def _kit_parser(description: str, epilog: str | None = None) -> argparse.ArgumentParser:
-    """The options of ``throne simulate`` every game has."""
-    p = argparse.ArgumentParser(prog="throne simulate", description=description, epilog=epilog)
+def _kit_parser(
+    description: str, epilog: str | None = None, prog: str = "throne simulate"
+) -> argparse.ArgumentParser:
+    """The options of ``throne simulate`` every game has (``throne compare`` replaces some:
+    a later option of the same name wins)."""
+    p = argparse.ArgumentParser(
+        prog=prog, description=description, epilog=epilog, conflict_handler="resolve"
+    )
     p.add_argument("--game", default=registry.DEFAULT_GAME,
                    help=f"the game (default {registry.DEFAULT_GAME})")  # fmt: skip
     p.add_argument("-n", "--matches", type=positive_int, default=10, help="matches (per pair)")
@@ -411,6 +421,9 @@ def _kit_parser(description: str, epilog: str | None = None) -> argparse.Argumen
     p.add_argument("--logs", default=None, help="directory for the match logs (JSONL)")
     p.add_argument("--cards", default=None, help="card table (default: the game's)")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change a rule parameter of the game (repeatable; a nested one as "
+                   "outer.inner); see docs/balance.md")  # fmt: skip
     return p
 
 
@@ -427,8 +440,11 @@ def kit_help_parser() -> argparse.ArgumentParser:
     )
 
 
-def build_parser(game: registry.Game) -> argparse.ArgumentParser:
-    p = _kit_parser(f"run many seeded matches of {game.title} ({game.name}); results to Parquet")
+def build_parser(
+    game: registry.Game, prog: str = "throne simulate", description: str = ""
+) -> argparse.ArgumentParser:
+    about = f"run many seeded matches of {game.title} ({game.name}); results to Parquet"
+    p = _kit_parser(description or about, prog=prog)
     p.set_defaults(game=game.name)
     hooks = sim_hooks(game)
     if hooks.seat_options:
@@ -442,9 +458,47 @@ def build_parser(game: registry.Game) -> argparse.ArgumentParser:
     return p
 
 
+def with_rules(
+    game: registry.Game, specs: Sequence[MatchSpec], changes: dict[str, Any]
+) -> list[MatchSpec]:
+    """The same specs (seeds, setups, agents) with the rule ``changes`` (parsed by
+    :func:`throne_lib.kit.variants.parse_sets`) applied to their options' rules."""
+    from throne_lib.kit.variants import with_changes
+
+    if not changes:
+        return list(specs)
+    out = []
+    for s in specs:
+        options = with_changes(game, dict(s.options), changes)
+        out.append(replace(s, options=tuple(options.items())))
+    return out
+
+
 def specs_from_args(game: registry.Game, args: argparse.Namespace, table: Any) -> list[MatchSpec]:
     """The specs ``throne simulate`` runs: the game's own (``SimHooks.specs``), or
-    ``--matches`` matches of ``--seats`` seats of ``--agent``, the game's setups and options."""
+    ``--matches`` matches of ``--seats`` seats of ``--agent``, the game's setups and options;
+    with the rules ``--set`` asks for."""
+    specs = plain_specs(game, args, table)
+    sets = getattr(args, "sets", None) or []
+    if not sets:
+        return specs
+    from throne_lib.kit.variants import check_variant, parse_sets
+
+    changes = parse_sets(game, sets)
+    check_variant(game, changes)
+    return with_rules(game, specs, changes)
+
+
+def rules_changes(game: registry.Game, args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--set`` changes of the arguments (empty: none)."""
+    from throne_lib.kit.variants import parse_sets
+
+    sets = getattr(args, "sets", None) or []
+    return parse_sets(game, sets) if sets else {}
+
+
+def plain_specs(game: registry.Game, args: argparse.Namespace, table: Any) -> list[MatchSpec]:
+    """The specs of the arguments without their ``--set`` (``throne compare``'s base)."""
     hooks = sim_hooks(game)
     own = hooks.specs(args, table)
     if own is not None:
@@ -489,6 +543,10 @@ def simulate_main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"throne simulate: {exc}", file=sys.stderr)
         return 1
+    if args.sets:  # the variant's rule changes, in every row (the logs' headers carry them)
+        from throne_lib.kit.variants import changes_text
+
+        df["rules"] = changes_text(rules_changes(game, args))
     out = save_results(df, args.out)
     wins = df["winner"].value_counts().to_dict() if not df.empty else {}
     print(f"{len(df)} matches -> {out}; winners: {wins}")

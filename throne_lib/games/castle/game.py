@@ -85,4 +85,5 @@ GAME = Game(
     cli="throne_lib.games.castle.cli:HOOKS",
     # card-table text (and its file name) -> CastleCards; a TableError lists FILE:ROW:COLUMN
     parse_table=Lazy("throne_lib.games.castle.cards:parse_castle_cards"),
+    rules="throne_lib.games.castle.rules:CastleRules",
 )

@@ -12,6 +12,8 @@ from throne_lib.kit.sim import KitSimHooks, MatchSpec
 
 
 class CastleSimHooks(KitSimHooks):
+    groups = ("role", "hero")
+
     def row(self, spec: MatchSpec, match: Any, state: Any, base: dict[str, Any]) -> dict[str, Any]:
         s = match.state
         row = dict(base)

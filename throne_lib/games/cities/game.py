@@ -71,4 +71,5 @@ GAME = Game(
     cli="throne_lib.games.cities.sim:CLI",
     # city-table text (and its file name) -> CityTable; a TableError lists FILE:ROW:COLUMN
     parse_table=Lazy("throne_lib.games.cities.table:parse_city_table"),
+    rules="throne_lib.games.cities.rules:CitiesRules",
 )

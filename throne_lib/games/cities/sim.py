@@ -53,6 +53,8 @@ def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 class CitiesSimHooks(KitSimHooks):
+    groups = ("team_size", "start_city", "hero")
+
     def row(self, spec: MatchSpec, match: Any, state: Any, base: dict[str, Any]) -> dict[str, Any]:
         s = match.state
         w = s.mode.war

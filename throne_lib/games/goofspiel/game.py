@@ -2,8 +2,8 @@
 
 Rules (IDs ``GS-…``, cited by the tests):
 
-- GS-SETUP-1: each seat holds the cards 1..N (option ``cards``, default 8); the N prize
-  cards are shuffled by the seed, face down.
+- GS-SETUP-1: each seat holds the cards 1..N (``GoofRules.cards``, default 8; also the
+  option ``cards``); the N prize cards are shuffled by the seed, face down.
 - GS-BID-1: each round the top prize is turned up; seat 0 bids a card of its hand face
   down, then seat 1 does. A bid is hidden from the other seat until both have bid.
 - GS-BID-2: both bids are then shown and discarded: the higher bid scores the prize's
@@ -21,6 +21,13 @@ from typing import Any
 
 from throne_lib.kit.protocol import IllegalAction, check_seat
 from throne_lib.kit.registry import Dashboard, Game
+
+
+@dataclass(frozen=True)
+class GoofRules:
+    """The rule parameters (``throne simulate --game goofspiel --set cards=6``)."""
+
+    cards: int = 8  # GS-SETUP-1
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,8 @@ class GoofMatch:
 
     def __init__(self, setups: list[Any], seed: int, options: dict[str, Any]) -> None:
         self.setups, self.seed = list(setups), seed
-        n = int(options.get("cards", 8))
+        rules = options.get("rules") or GoofRules()
+        n = int(options.get("cards", rules.cards))
         if not 1 <= n <= 13:
             raise ValueError(f"cards: 1..13, not {n} (GS-SETUP-1)")
         self.options = {"cards": n} if n != 8 else {}
@@ -177,6 +185,7 @@ GAME = Game(
     seats=(2, 2),
     new_match=lambda setups, seed, options: GoofMatch(list(setups), seed, dict(options)),
     default_setups=lambda n: ["player"] * n,
+    rules=GoofRules(),
     dashboards=(
         Dashboard(
             "goofspiel.ipynb",

@@ -168,4 +168,5 @@ GAME = Game(
     cli="throne_lib.games.pin.cli:CLI",
     sim_hooks="throne_lib.games.pin.sim:HOOKS",
     balance="throne_lib.games.pin.balance:BALANCE",
+    rules="throne_lib.games.pin.rules:PIN_RULES",
 )

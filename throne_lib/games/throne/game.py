@@ -129,4 +129,5 @@ GAME = Game(
         "relics.csv": Lazy("throne_lib.games.throne.tower.relics:parse_relics"),
         "events.csv": Lazy("throne_lib.games.throne.tower.events:parse_events"),
     },
+    rules="throne_lib.games.throne.rules:DEFAULT_RULES",
 )

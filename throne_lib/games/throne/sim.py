@@ -146,6 +146,7 @@ class ThroneSimHooks(KitSimHooks):
     per side, or a round robin of the generals, instead of the kit's seat options."""
 
     seat_options = False
+    groups = ("general", "race")
 
     def start(self, spec: MatchSpec, match: Match) -> Tracking:
         t = Tracking()
