@@ -239,3 +239,13 @@ def test_simulate_set_combines_with_a_games_own_rule_option() -> None:
     (spec,) = sim.specs_from_args(game, args, None)
     rules = dict(spec.options)["rules"]
     assert (rules.deck_mode, rules.kill_reward) == ("shared", 4)
+
+
+def test_a_value_is_checked_on_the_seats_played(capsys: pytest.CaptureFixture[str]) -> None:
+    """A role table with a row for 5 players only (CH-ROLE-4) is fine for 5 seats and
+    refused, before any match, for 4."""
+    table = '--set=role_table={"5": [1, 3, 1, 0]}'
+    argv = ["compare", "--game", "castle", table, "-n", "1", "--workers", "1", "--no-progress"]
+    assert throne_main([*argv, "--seats", "5"]) == 0
+    assert throne_main([*argv, "--seats", "4"]) == 1
+    assert "no row for 4 players (CH-ROLE-4)" in capsys.readouterr().err

@@ -51,6 +51,7 @@ from throne_lib.kit.sim import (
     _table,
     build_parser,
     game_arg,
+    options_of,
     plain_specs,
     save_results,
     sim_hooks,
@@ -310,7 +311,6 @@ def compare_main(argv: Sequence[str] | None = None) -> int:
         changes = parse_sets(game, args.sets) if args.sets else {}
         if not changes and not args.cards:
             raise ValueError("nothing to compare: give --set FIELD=VALUE and/or --cards A.csv B.csv")  # fmt: skip
-        check_variant(game, changes)
         cards: tuple[str | None, str | None] = (args.cards[0], args.cards[1]) if args.cards else (None, None)  # fmt: skip
         if args.cards and game.parse_table is None:
             raise ValueError(f"{game.name} has no card table to compare")
@@ -320,6 +320,8 @@ def compare_main(argv: Sequence[str] | None = None) -> int:
         text = table_text(game, cards[0])
         table = _table(game.name, text) if text is not None else None
         specs = plain_specs(game, args, table)
+        if specs:
+            check_variant(game, changes, specs[0].setups, options_of(specs[0], table))
         cmp = run_compare(
             game, specs, changes, cards, args.workers, args.backend, args.scheduler,
             not args.no_progress,

@@ -485,7 +485,8 @@ def specs_from_args(game: registry.Game, args: argparse.Namespace, table: Any) -
     from throne_lib.kit.variants import check_variant, parse_sets
 
     changes = parse_sets(game, sets)
-    check_variant(game, changes)
+    if specs:
+        check_variant(game, changes, specs[0].setups, options_of(specs[0], table))
     return with_rules(game, specs, changes)
 
 

@@ -36,7 +36,7 @@ import json
 import sys
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from throne_lib.kit import registry
@@ -321,17 +321,25 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def check_variant(game: registry.Game, changes: Mapping[str, Any]) -> None:
-    """Build one match of ``game`` with the changed rules (its default setups, seed 0): a
-    value the dataclass accepts but the engine refuses at setup fails here, once, with
-    the change named, not in every worker."""
+def check_variant(
+    game: registry.Game,
+    changes: Mapping[str, Any],
+    setups: Sequence[Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> None:
+    """Build one match of ``game`` with the changed rules (``setups``, default the game's
+    for its fewest seats; seed 0; the other ``options`` as given): a value the dataclass
+    accepts but the engine refuses at setup fails here, once, with the change named, not
+    in every worker."""
     if not changes:
         return
-    rules = apply_changes(default_rules(game), changes)
-    if game.default_setups is None:
-        return
+    opts = with_changes(game, dict(options or {}), changes)
+    if setups is None:
+        if game.default_setups is None:
+            return
+        setups = game.default_setups(game.seats[0])
     try:
-        game.new(game.default_setups(game.seats[0]), 0, rules=rules)
+        game.new(list(setups), 0, **opts)
     except (ValueError, TypeError, KeyError) as exc:
         shown = ", ".join(f"{k}={v!r}" for k, v in changes.items())
         raise VariantError(f"--set {shown}: the game refuses it: {exc}") from None
