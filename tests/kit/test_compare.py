@@ -249,3 +249,14 @@ def test_a_value_is_checked_on_the_seats_played(capsys: pytest.CaptureFixture[st
     assert throne_main([*argv, "--seats", "5"]) == 0
     assert throne_main([*argv, "--seats", "4"]) == 1
     assert "no row for 4 players (CH-ROLE-4)" in capsys.readouterr().err
+
+
+def test_field_types_come_from_the_source_when_compiled() -> None:
+    """A mypyc-compiled Rules keeps only ``tuple`` as the annotation of ``shuffle_costs``;
+    the types are then read from the module's ``.py`` source, which stays installed."""
+    from throne_lib.games.throne.rules import Rules
+    from throne_lib.kit.variants import _source_annotations
+
+    source = _source_annotations(Rules)
+    assert source["shuffle_costs"] == "tuple[int, ...]"
+    assert source["extra"] == "tuple[tuple[str, int], ...]"

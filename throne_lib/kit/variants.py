@@ -30,13 +30,16 @@ line prints it as one line, never a traceback.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
+import importlib.util
 import json
 import sys
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from throne_lib.kit import registry
@@ -67,14 +70,18 @@ def field_types(cls: type) -> dict[str, Any]:
     string annotations of ``from __future__ import annotations`` modules; a compiled
     class without ``__annotations__`` is read from ``dataclasses.fields`` too)."""
     try:
-        return typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls)
     except Exception:  # noqa: BLE001 - fall back to evaluating each field's type text
-        pass
+        hints = {}
+    bare = (tuple, dict, list)  # a compiled (mypyc) class keeps only the bare class
+    if hints and not any(hints.get(f.name) in bare for f in dataclasses.fields(cls)):
+        return hints
     module = sys.modules.get(cls.__module__)
     space: dict[str, Any] = {**vars(typing), **(vars(module) if module else {})}
+    source = _source_annotations(cls)
     out: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        kind = f.type
+        kind = source.get(f.name, hints.get(f.name, f.type))
         if isinstance(kind, str):
             try:
                 kind = eval(kind, space)  # noqa: S307 - a type annotation of our own class
@@ -82,6 +89,28 @@ def field_types(cls: type) -> dict[str, Any]:
                 kind = Any
         out[f.name] = kind
     return out
+
+
+def _source_annotations(cls: type) -> dict[str, str]:
+    """The annotation texts of ``cls``'s fields in its module's ``.py`` source (which a
+    compiled build keeps beside the extension module); {} when there is none."""
+    spec = importlib.util.find_spec(cls.__module__)
+    origin = Path(spec.origin) if spec is not None and spec.origin else None
+    if origin is None:
+        return {}
+    path = origin.parent / (cls.__module__.rpartition(".")[2] + ".py")
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return {
+                item.target.id: ast.unparse(item.annotation)
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+    return {}
 
 
 def type_name(kind: Any) -> str:
