@@ -10,7 +10,8 @@ and ``apply`` are the same for every game and live here.
 
     throne balance suggest [--game NAME] [targets] [search space] [budget] [--seed N]
                            [--out FILE] [--report FILE] [--apply N]
-    throne balance verify RESULTS.parquet [N …] [--seed S] [--blocks K] [options]
+    throne balance verify RESULTS.parquet [N …] [--seed S] [--blocks K] [--agent B] [options]
+    throne balance show RESULTS.parquet [N …]
     throne balance apply RESULTS.parquet N [--game NAME] [--cards PATH]
 
 See ``docs/balance.md``.
@@ -20,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import resource
+import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -34,6 +37,7 @@ from throne_lib.kit.balance import (
     Budget,
     RulesField,
     Targets,
+    Verification,
     base_values,
     parse_bounds,
     search_space,
@@ -48,6 +52,7 @@ from throne_lib.kit.balance_report import (
     targets_of,
     verification_text,
 )
+from throne_lib.kit.balance_run import agents_text, load_run, show_text
 
 if TYPE_CHECKING:
     from throne_lib.kit.balance_panel import SuggestPanel
@@ -144,7 +149,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     s = sub.add_parser("suggest", help="search for the smallest changes that meet the targets")
     s.add_argument("--game", default=name, help=f"the game (here: {name})")
     s.add_argument("--cards", default=None, help=cards)
-    s.add_argument("--agent", default=h.default_agent, choices=list(h.agents), help="every seat's")
+    s.add_argument(
+        "--agent",
+        default=h.default_agent,
+        choices=list(h.agents),
+        help=f"every seat's (default {h.default_agent}); recorded in the file and the report",
+    )
     t = s.add_argument_group("targets")
     t.add_argument("--band", default="0.45:0.55", help=f"win-rate band per {h.groups} (LOW:HIGH)")
     if h.first_seat:
@@ -276,7 +286,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     v.add_argument("results", help="Parquet file written by balance suggest")
     v.add_argument("numbers", type=int, nargs="*", help="proposal numbers (default: all)")
     v.add_argument("--cards", help=cards)
-    v.add_argument("--agent", choices=list(h.agents), help="every seat's (default: the run's)")
+    v.add_argument(
+        "--agent",
+        choices=list(h.agents),
+        help="every seat's (default: the run's); another agent also re-measures with the "
+        "run's on the same seeds and shows where a conclusion flips",
+    )
     vt = v.add_argument_group("targets (default: the run's)")
     vt.add_argument("--band", help=f"win-rate band per {h.groups} (LOW:HIGH)")
     if h.first_seat:
@@ -293,6 +308,10 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     for action in v._actions:  # the game's options name their defaults: unset is the run's
         if action.option_strings and action.dest not in ("help", "game"):
             action.default = argparse.SUPPRESS
+    w = sub.add_parser("show", help="print a saved run's options and its proposals' changes")
+    w.add_argument("--game", default=name, help=f"the game (here: {name})")
+    w.add_argument("results", help="Parquet file written by balance suggest")
+    w.add_argument("numbers", type=int, nargs="*", help="proposal numbers (default: all)")
     a = sub.add_parser("apply", help="write a saved proposal into the card table")
     a.add_argument("--game", default=name, help=f"the game (here: {name})")
     a.add_argument("results", help="Parquet file written by balance suggest")
@@ -427,10 +446,19 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
-    text = report_text(res, getattr(game, "names", {})) + "\n\n" + clock.line(res.matches_played)
+    names = getattr(game, "names", {})
+    text = report_text(res, names, args.agent) + "\n\n" + clock.line(res.matches_played)
     saved = {n: getattr(args, n) for n in game_options(h) if hasattr(args, n)}
     saved["holdout_blocks"] = args.holdout_blocks
-    out = save_result(res, args.out, saved)
+    run = {
+        "game": name,
+        "agent": args.agent,
+        "command": getattr(args, "command", None),
+        "options": {k: v for k, v in sorted(vars(args).items()) if k not in ("sub", "command")},
+        "cards": {"path": str(path), "sha256": hashlib.sha256(table.encode()).hexdigest()},
+        "report": text,
+    }
+    out = save_result(res, args.out, saved, run, names)
     if args.report:
         Path(args.report).write_text(text + "\n", encoding="utf-8")
     print(text)
@@ -467,22 +495,17 @@ def game_options(h: BalanceHooks) -> list[str]:
 def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     """``balance verify``: the run's saved proposals and the unchanged table on fresh
     verification seeds, with the run's agent, game options and targets unless given."""
-    import json
-
-    import pandas as pd
-
-    frame = pd.read_parquet(args.results, engine="pyarrow")
+    rf = load_run(args.results)
+    frame = rf.frame
     given = vars(args)
-    saved: dict[str, Any] = {}
-    if "options_json" in frame.columns and not frame.empty:
-        saved = json.loads(frame["options_json"].iloc[0])
+    saved: dict[str, Any] = dict(rf.options)
     opts = options(name)
     for key in game_options(h):
         if key in given:
             setattr(opts, key, given[key])
         elif key in saved:
             setattr(opts, key, saved[key])
-    numbers = given.get("numbers") or sorted(int(n) for n in frame["proposal"].unique() if n > 0)
+    numbers = given.get("numbers") or rf.numbers
     if not numbers:
         raise ValueError(f"{args.results}: no proposals to verify")
     proposals: dict[int, dict[str, int]] = {}
@@ -502,35 +525,73 @@ def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     if "first_seat_max" in given:
         targets = dataclasses.replace(targets, first_seat_max=given["first_seat_max"])
     path = _cards(given.get("cards"), h)
-    game = h.make(path.read_text(encoding="utf-8"), opts)
-    v = verify(
-        game,
-        proposals,
-        targets,
-        seed=given.get("seed", 0),
-        blocks=given.get("blocks", int(saved.get("holdout_blocks", Budget().holdout_blocks))),
-        backend=given.get("backend", "process"),
-        workers=given.get("workers"),
-        scheduler=given.get("scheduler"),
-        chunk=given.get("chunk", 4),
-        base=base,
-    )
-    text = verification_text(v, frame, getattr(game, "names", {}), str(args.results))
+    text_in = path.read_text(encoding="utf-8")
+    game = h.make(text_in, opts)
+
+    def measure(g: BalanceGame) -> Verification:
+        return verify(
+            g,
+            proposals,
+            targets,
+            seed=given.get("seed", 0),
+            blocks=given.get("blocks", int(saved.get("holdout_blocks", Budget().holdout_blocks))),
+            backend=given.get("backend", "process"),
+            workers=given.get("workers"),
+            scheduler=given.get("scheduler"),
+            chunk=given.get("chunk", 4),
+            base=base,
+        )
+
+    v = measure(game)
+    names = getattr(game, "names", {})
+    text = verification_text(v, frame, names, str(args.results), opts.agent)
+    run_agent = rf.agent
+    if "agent" in given and run_agent is None:
+        text += f"\n\n{args.results} does not name the run's agent: no comparison of agents"
+    elif "agent" in given and run_agent is not None and given["agent"] != run_agent:
+        # the run's agent on the same verification seeds: a flip is the agent's, not the dice's
+        mine = h.make(text_in, argparse.Namespace(**{**vars(opts), "agent": run_agent}))
+        va = measure(mine)
+        first = h.first_seat and targets.first_seat_max < 1
+        text += "\n\n" + agents_text(
+            v.groups,
+            targets,
+            (va.before, va.after),
+            (v.before, v.after),
+            (run_agent, given["agent"]),
+            names,
+            first,
+        )
+        text += (
+            f"\n\nmatches played: {v.matches_played} ({opts.agent}) + "
+            f"{va.matches_played} ({run_agent})"
+        )
     if "report" in given:
         Path(given["report"]).write_text(text + "\n", encoding="utf-8")
     print(text)
     return 0
 
 
-def apply_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
-    import pandas as pd
+def show_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
+    """``balance show``: a saved run's options and its proposals' full change lists with
+    their figures on the holdout (docs/balance.md, "Re-reading a run")."""
+    print(show_text(load_run(args.results), args.numbers or None))
+    return 0
 
-    frame = pd.read_parquet(args.results, engine="pyarrow")
+
+def apply_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
+    frame = load_run(args.results).frame
     new, old = proposal_changes(frame, args.number)
     path = _cards(args.cards, h)
     game = h.make(path.read_text(encoding="utf-8"), options(name))
     _apply(h, game, path, new, old, args.number)
     return 0
+
+
+def _command(name: str, argv: Sequence[str]) -> str:
+    """The command line of a run, as a shell would take it back."""
+    game = [] if name == registry.DEFAULT_GAME or "--game" in argv else ["--game", name]
+    return shlex.join(["throne", *game, "balance", *argv])
 
 
 def main(argv: Sequence[str] | None = None, game: str | None = None) -> int:
@@ -552,7 +613,11 @@ def main(argv: Sequence[str] | None = None, game: str | None = None) -> int:
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        run = {"suggest": suggest_main, "verify": verify_main}.get(args.sub, apply_main)
+        if args.sub == "suggest":
+            args.command = _command(name, args_list)
+        run = {"suggest": suggest_main, "verify": verify_main, "show": show_main}.get(
+            args.sub, apply_main
+        )
         return run(name, h, args)
     except (ValueError, OSError, argparse.ArgumentTypeError) as exc:
         problems = getattr(exc, "problems", None)

@@ -6,6 +6,7 @@ to read the report.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,9 @@ from throne_lib.kit.balance import (
 )
 from throne_lib.kit.carddiff import Sheet
 from throne_lib.kit.textfile import write_atomic
+
+# the version of column ``run_json`` (:func:`run_record`); files without it predate it
+RUN_FORMAT = 1
 
 
 def _pct(r: GroupRate) -> str:
@@ -82,13 +86,17 @@ def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
     return lines
 
 
-def report_text(res: BalanceResult, names: Mapping[str, str] | None = None) -> str:
-    """The readable report: targets, budget, then each proposal's diff, rules changes and
-    before/after win rates (holdout, 95% intervals)."""
+def report_text(
+    res: BalanceResult, names: Mapping[str, str] | None = None, agent: str | None = None
+) -> str:
+    """The readable report: targets, budget (and ``agent``, the one every seat played,
+    when given), then each proposal's diff, rules changes and before/after win rates
+    (holdout, 95% intervals)."""
     t, b = res.targets, res.budget
     names = names or {}
     lines = [
         "== balance suggestions ==",
+        *([f"agent: {agent} (every seat)"] if agent else []),
         f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%, "
         f"first seat ≤ {100 * t.first_seat_max:.0f}%"
         + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else "")
@@ -206,14 +214,17 @@ def verification_text(
     frame: pd.DataFrame,
     names: Mapping[str, str] | None = None,
     source: str = "",
+    agent: str | None = None,
 ) -> str:
     """The verification report: each re-measured proposal's imbalance on the search, the
-    holdout and the verification blocks, then its win rates before/after on the latter."""
+    holdout and the verification blocks, then its win rates before/after on the latter
+    (``agent``: the one every seat played, when given)."""
     names = names or {}
     t = v.targets
     per_table = (v.before.rates[FIRST].matches) or 0
     lines = [
         f"== verification{f' of {source}' if source else ''} on fresh seeds ==",
+        *([f"agent: {agent} (every seat)"] if agent else []),
         f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%, "
         f"first seat ≤ {100 * t.first_seat_max:.0f}%",
         f"verify seed {v.seed}, {v.blocks} blocks ({per_table} matches per table): seeds no "
@@ -239,10 +250,73 @@ def verification_text(
     return "\n".join(lines)
 
 
-def result_frame(res: BalanceResult, options: Mapping[str, Any] | None = None) -> pd.DataFrame:
+def _jsonable(x: object) -> object:
+    """``json.dumps`` default for what a run's options hold: dataclasses (a rules
+    knob's ``RulesField``), sets, paths."""
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return dataclasses.asdict(x)
+    if isinstance(x, (set, frozenset)):
+        return sorted(x)
+    return str(x)
+
+
+def change_list(
+    changes: Changes, base: Mapping[str, int], names: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """A proposal's full change list, one entry per knob in key order: ``card`` (""
+    for a rules parameter), ``field``, ``old``, ``new`` and the card's ``name``."""
+    names = names or {}
+    out = []
+    for key, new in sorted(dict(changes).items()):
+        head, _, fld = key.partition(".")
+        card = "" if head == "rules" else head
+        entry = {"key": key, "card": card, "field": fld, "old": base.get(key), "new": new}
+        out.append(entry | {"name": names.get(card, "")})
+    return out
+
+
+def run_record(
+    res: BalanceResult,
+    run: Mapping[str, Any] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Everything a run was and measured beyond its proposals' rows, for column
+    ``run_json``: ``run`` (the game, agent, command line, every parsed option, the card
+    table's path and SHA-256, as the caller knows them) with the seed, targets, budget,
+    groups, matches played, the unchanged table's search imbalance, the lever ladder,
+    the generation and repair history and the whole Pareto set of the search; ``names``
+    of the groups and of the cards the proposals change."""
+    names = names or {}
+    cards = {k.partition(".")[0] for p in res.proposals for k, _ in p.changes}
+    return {
+        "format": RUN_FORMAT,
+        **dict(run or {}),
+        "seed": res.seed,
+        "targets": dataclasses.asdict(res.targets),
+        "budget": dataclasses.asdict(res.budget),
+        "groups": list(res.groups),
+        "matches_played": res.matches_played,
+        "before_search": res.before_search,
+        "generations_run": res.generations_run,
+        "repairs_run": res.repairs_run,
+        "levers": res.levers,
+        "history": res.history,
+        "front": [{"changes": dict(c), "objectives": list(o)} for c, o in res.front],
+        "names": {k: v for k, v in sorted(names.items()) if k in cards or k in res.groups},
+    }
+
+
+def result_frame(
+    res: BalanceResult,
+    options: Mapping[str, Any] | None = None,
+    run: Mapping[str, Any] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
     """One row per (proposal, group): proposal 0 is the unchanged table. Proposal-level
-    columns repeat on each of its rows (the changes as JSON, the diff, the rules); the
-    run's targets and ``options`` (how its matches were played) as JSON on every row."""
+    columns repeat on each of its rows (the changes as JSON, the full change list with
+    old values and card ``names``, the diff, the rules, the matchups); the run's targets,
+    ``options`` (how its matches were played) and its record (:func:`run_record` of
+    ``run``) as JSON on every row."""
     rows: list[dict[str, Any]] = []
     entries: list[tuple[int, Changes, str, str, Measure, float, float]] = [
         (0, (), "", "", res.before, res.before_search, 0.0)
@@ -261,8 +335,12 @@ def result_frame(res: BalanceResult, options: Mapping[str, Any] | None = None) -
             "first_seat_weight": t.first_seat_weight,
         }
     )
-    options_json = json.dumps(dict(options or {}), ensure_ascii=False)
+    options_json = json.dumps(dict(options or {}), ensure_ascii=False, default=_jsonable)
+    run_json = json.dumps(run_record(res, run, names), ensure_ascii=False, default=_jsonable)
     for number, changes, diff, rules, m, search_imb, size in entries:
+        base = base_values(changes, res.space)
+        listed = json.dumps(change_list(changes, base, names), ensure_ascii=False)
+        matchups = json.dumps([[a, b, x] for (a, b), x in sorted(m.matchups.items())])
         for g, r in m.rates.items():
             before = res.before.rates[g]
             rows.append(
@@ -271,7 +349,8 @@ def result_frame(res: BalanceResult, options: Mapping[str, Any] | None = None) -
                     "changes": len(changes),
                     "size": size,
                     "changes_json": json.dumps(dict(changes), ensure_ascii=False),
-                    "base_json": json.dumps(base_values(changes, res.space), ensure_ascii=False),
+                    "base_json": json.dumps(base, ensure_ascii=False),
+                    "change_list_json": listed,
                     "diff": diff,
                     "rules": rules,
                     "search_imbalance": search_imb,
@@ -289,20 +368,28 @@ def result_frame(res: BalanceResult, options: Mapping[str, Any] | None = None) -
                     "seed": res.seed,
                     "targets_json": targets_json,
                     "options_json": options_json,
+                    "matchups_json": matchups,
+                    "run_json": run_json,
                 }
             )
     return pd.DataFrame(rows)
 
 
 def save_result(
-    res: BalanceResult, path: str | Path, options: Mapping[str, Any] | None = None
+    res: BalanceResult,
+    path: str | Path,
+    options: Mapping[str, Any] | None = None,
+    run: Mapping[str, Any] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> Path:
     """Write the result frame atomically; ``options`` (JSON-able: the agent and the
-    game's own options of the run) go in column ``options_json`` for ``verify``."""
+    game's own options of the run) go in column ``options_json`` for ``verify``, ``run``
+    (the game, agent, command line, all options …) in ``run_json`` (:func:`run_record`)
+    for ``show``."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(f".{p.name}.tmp")
-    frame = result_frame(res, options)
+    frame = result_frame(res, options, run, names)
     frame.to_parquet(tmp, engine="pyarrow", index=False)
     tmp.replace(p)
     return p

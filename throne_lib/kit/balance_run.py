@@ -1,0 +1,347 @@
+"""A balance run read back from its Parquet file (``throne balance show``), and where
+a conclusion flips between two agents (``throne balance verify --agent``).
+
+The file ``throne balance suggest --out`` writes (:func:`~throne_lib.kit.balance_report.
+result_frame`) has one row per (proposal, group), proposal 0 the unchanged table. What a
+designer needs to re-read a run is in it: each proposal's full change list (column
+``change_list_json``: card, field, old, new), every figure measured on the holdout
+(``before``/``after`` with their intervals, ``matches``, the imbalances, the mean length,
+``matchups_json``) and the run itself (``run_json``: the game, agent, command line,
+every option, budget, targets, the card table's SHA-256, the lever ladder, the repair
+steps and the search's Pareto set). Files from before ``run_json`` still show, with
+what they hold.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from throne_lib.kit.balance import FIRST, Measure, Targets
+
+# the columns every balance results file has had (``apply`` and ``verify`` read them)
+REQUIRED = ("proposal", "group", "changes", "changes_json", "base_json", "after", "before")
+WHAT = "a Parquet file written by `throne balance suggest --out`"
+
+
+@dataclass(frozen=True)
+class RunFile:
+    """A balance results file, read and checked (:func:`load_run`)."""
+
+    path: Path
+    frame: pd.DataFrame
+    run: dict[str, Any] | None  # column run_json; None: a file from before it
+    options: dict[str, Any]  # column options_json: the agent and the game's own options
+
+    @property
+    def numbers(self) -> list[int]:
+        """The proposals' numbers (1, 2, …; 0, the unchanged table, is not one)."""
+        return sorted(int(n) for n in self.frame["proposal"].unique() if n > 0)
+
+    @property
+    def agent(self) -> str | None:
+        """The agent every seat of the run played (None: not recorded)."""
+        got = (self.run or {}).get("agent", self.options.get("agent"))
+        return str(got) if got is not None else None
+
+    @property
+    def names(self) -> dict[str, str]:
+        return dict((self.run or {}).get("names", {}))
+
+    def rows(self, number: int) -> pd.DataFrame:
+        """Proposal ``number``'s rows (0: the unchanged table); ValueError naming the
+        proposals there are."""
+        rows = self.frame[self.frame["proposal"] == number]
+        if rows.empty:
+            raise ValueError(
+                f"{self.path}: no proposal {number}; there are {self.numbers or 'none'}"
+            )
+        return rows
+
+    def changes(self, number: int) -> list[dict[str, Any]]:
+        """Proposal ``number``'s full change list: ``key``, ``card`` ("" for a rules
+        parameter), ``field``, ``old``, ``new``, ``name`` (the card's, when known)."""
+        row = self.rows(number).iloc[0]
+        if "change_list_json" in self.frame.columns:
+            return list(json.loads(row["change_list_json"]))
+        new, old = json.loads(row["changes_json"]), json.loads(row["base_json"])
+        out = []
+        for key in sorted(new):
+            head, _, fld = key.partition(".")
+            card = "" if head == "rules" else head
+            out.append(
+                {"key": key, "card": card, "field": fld, "old": old.get(key), "new": new[key]}
+                | {"name": self.names.get(card, "")}
+            )
+        return out
+
+
+def load_run(path: str | Path) -> RunFile:
+    """Read a balance results file; a ValueError that says what is wrong with it (no
+    such file, not Parquet, not balance results, a damaged record)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"{p}: no such file; expected {WHAT}")
+    try:
+        frame = pd.read_parquet(p, engine="pyarrow")
+    except Exception as exc:  # pyarrow's errors: ArrowInvalid, OSError, …
+        raise ValueError(f"{p}: not a readable Parquet file ({exc}); expected {WHAT}") from None
+    lacks = [c for c in REQUIRED if c not in frame.columns]
+    if lacks or frame.empty or not (frame["proposal"] == 0).any():
+        what = f"lacks column(s) {', '.join(lacks)}" if lacks else "has no unchanged-table rows"
+        raise ValueError(f"{p}: not balance results ({what}); expected {WHAT}")
+    run: dict[str, Any] | None = None
+    options: dict[str, Any] = {}
+    try:
+        if "run_json" in frame.columns:
+            run = json.loads(frame["run_json"].iloc[0])
+        if "options_json" in frame.columns:
+            options = json.loads(frame["options_json"].iloc[0])
+        for text in frame["changes_json"].unique():
+            json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise ValueError(f"{p}: a damaged run record ({exc}); expected {WHAT}") from None
+    return RunFile(p, frame, run, options)
+
+
+def _pct(rate: float, low: float, high: float) -> str:
+    if math.isnan(rate):
+        return "   -"
+    return f"{100 * rate:5.1f}% [{100 * low:4.1f}, {100 * high:4.1f}]"
+
+
+def _label(group: str, names: Mapping[str, str]) -> str:
+    if group == FIRST:
+        return "first seat"
+    return f"{group} {names[group]}" if group in names else group
+
+
+def change_line(c: Mapping[str, Any]) -> str:
+    """One change as ``show`` prints it: ``card (名字).field: old -> new`` or
+    ``rules.name: old -> new``."""
+    if not c["card"]:
+        return f"rules.{c['field']}: {c['old']} -> {c['new']}"
+    name = f" ({c['name']})" if c.get("name") else ""
+    return f"{c['card']}{name}.{c['field']}: {c['old']} -> {c['new']}"
+
+
+def _targets(rf: RunFile) -> Targets:
+    from throne_lib.kit.balance_report import targets_of
+
+    return targets_of(rf.frame) or Targets()
+
+
+def _header(rf: RunFile) -> list[str]:
+    run = rf.run
+    t = _targets(rf)
+    first = rf.frame[rf.frame["proposal"] == 0]
+    seed = int(first["seed"].iloc[0]) if "seed" in first.columns else None
+    lines = [f"== balance run {rf.path} =="]
+    if run is None:
+        lines.append(
+            "this file predates run records: its command line and budget were not kept "
+            "(what it holds follows)"
+        )
+    else:
+        lines.append(f"game: {run.get('game', '?')}; agent: {rf.agent} (every seat); seed {seed}")
+        if run.get("command"):
+            lines.append(f"command: {run['command']}")
+    if run is None:
+        lines.append(f"agent: {rf.agent or 'not recorded'}; seed {seed}")
+    lines.append(
+        f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%"
+        + (f", first seat ≤ {100 * t.first_seat_max:.0f}%" if t.first_seat_max < 1 else "")
+        + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else "")
+        + f", first-seat weight {t.first_seat_weight:g}"
+    )
+    if run is not None:
+        b = run.get("budget", {})
+        lines.append("budget: " + ", ".join(f"{k} {v}" for k, v in b.items()))
+        opts = dict(run.get("options", {}))
+        knobs = opts.pop("rules_knobs", None) or {}
+        if opts:
+            lines.append("options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())))
+        if knobs:
+            lines.append(
+                "rules knobs: "
+                + ", ".join(
+                    f"{k} {f.get('low')}–{f.get('high')} (today {f.get('base')})"
+                    for k, f in knobs.items()
+                )
+            )
+        cards = run.get("cards")
+        if cards:
+            lines.append(f"card table: {cards.get('path')} (sha256 {cards.get('sha256')})")
+        lines.append(
+            f"run: {run.get('matches_played')} matches; generations {run.get('generations_run')}"
+            f", repair steps {run.get('repairs_run')}; unchanged table imbalance "
+            f"{run.get('before_search', math.nan):.3f} on the search blocks"
+        )
+    elif rf.options:
+        lines.append("options: " + ", ".join(f"{k}={v}" for k, v in sorted(rf.options.items())))
+    return lines
+
+
+def _rate_lines(
+    rows: pd.DataFrame, targets: Targets, names: Mapping[str, str], where: str = "holdout"
+) -> list[str]:
+    lines = [f"{f'before ({where})':<26}{f'after ({where})':<26}on target  group"]
+    lo, hi = targets.band
+    for _, r in rows.iterrows():
+        g, a = str(r["group"]), float(r["after"])
+        ok = a <= targets.first_seat_max if g == FIRST else lo <= a <= hi
+        before = _pct(float(r["before"]), float(r["before_low"]), float(r["before_high"]))
+        after = _pct(a, float(r["after_low"]), float(r["after_high"]))
+        verdict = "-" if math.isnan(a) else ("yes" if ok else "NO")
+        lines.append(f"{before:<26}{after:<26}{verdict:<11}{_label(g, names)}")
+    return lines
+
+
+def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
+    """The run's options, then each proposal of ``numbers`` (default: all) with its full
+    change list and its figures on the holdout beside the unchanged table's."""
+    for n in numbers or ():
+        if n not in rf.numbers:
+            raise ValueError(f"{rf.path}: no proposal {n}; there are {rf.numbers or 'none'}")
+    lines = _header(rf)
+    t = _targets(rf)
+    names = rf.names
+    base = rf.rows(0).iloc[0]
+    lines.append(
+        f"unchanged table on the holdout: imbalance {float(base['holdout_imbalance']):.3f}"
+        if "holdout_imbalance" in rf.frame.columns
+        else "unchanged table: see the rows below"
+    )
+    chosen = list(numbers) if numbers else rf.numbers
+    if not chosen:
+        lines += ["", "no proposal improved on the unchanged table"]
+        lines += _rate_lines(rf.rows(0), t, names)
+    for n in chosen:
+        rows = rf.rows(n)
+        r = rows.iloc[0]
+        ch = rf.changes(n)
+        lines += [
+            "",
+            f"== proposal {n}: {len(ch)} change(s), size {float(r.get('size', math.nan)):g}, "
+            f"imbalance search {float(r.get('search_imbalance', math.nan)):.3f} -> holdout "
+            f"{float(r.get('holdout_imbalance', math.nan)):.3f}"
+            f" (before {float(base.get('holdout_imbalance', math.nan)):.3f}); targets met on "
+            f"holdout: {'yes' if bool(r.get('meets', False)) else 'no'} ==",
+            "changes (card.field: old -> new):",
+            *(f"  {change_line(c)}" for c in ch),
+        ]
+        lines += _rate_lines(rows, t, names)
+        if "mean_length" in rows.columns:
+            lines.append(
+                f"mean length (rounds): {float(base['mean_length']):.1f} -> "
+                f"{float(r['mean_length']):.1f}"
+            )
+    return "\n".join(lines)
+
+
+# --- where a conclusion flips between two agents -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Flip:
+    """One figure under two agents on the same matches: the rate and whether it is on
+    target (in band; the first seat: under its bound) under each. ``ok_*`` is None when
+    the figure has no rate (a group never seated)."""
+
+    group: str  # FIRST for the first seat
+    rate_a: float
+    rate_b: float
+    ok_a: bool | None
+    ok_b: bool | None
+
+    @property
+    def flips(self) -> bool:
+        return self.ok_a is not None and self.ok_b is not None and self.ok_a != self.ok_b
+
+
+def _ok(group: str, rate: float, targets: Targets) -> bool | None:
+    if math.isnan(rate):
+        return None
+    if group == FIRST:
+        return rate <= targets.first_seat_max
+    return targets.band[0] <= rate <= targets.band[1]
+
+
+def agent_flips(
+    groups: Sequence[str], targets: Targets, a: Measure, b: Measure, first_seat: bool = True
+) -> list[Flip]:
+    """Every figure (the first seat when ``first_seat``, then each group) under agent A
+    (``a``) and agent B (``b``), measured on the same matches."""
+    keys = ([FIRST] if first_seat else []) + list(groups)
+    out = []
+    for g in keys:
+        ra, rb = a.rates[g].win_rate, b.rates[g].win_rate
+        out.append(Flip(g, ra, rb, _ok(g, ra, targets), _ok(g, rb, targets)))
+    return out
+
+
+def _verdict(ok: bool | None) -> str:
+    return "-" if ok is None else ("in" if ok else "OUT")
+
+
+def flip_lines(
+    title: str,
+    flips: Sequence[Flip],
+    a: Measure,
+    b: Measure,
+    agents: tuple[str, str],
+    names: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The flip table of one table (the unchanged one or a proposal): the first seat
+    always, and every group out of band under either agent; a row whose conclusion
+    differs between the agents is marked ``FLIPS``."""
+    names = names or {}
+    name_a, name_b = agents
+    flipped = [f for f in flips if f.flips]
+    shown = [f for f in flips if f.group == FIRST or f.ok_a is False or f.ok_b is False]
+    quiet = len(flips) - len(shown)
+    lines = [
+        f"{title}: {len(flipped)} of {len(flips)} conclusions flip"
+        + (f" ({', '.join(_label(f.group, names) for f in flipped)})" if flipped else "")
+        + f"; targets met: {name_a} {'yes' if a.meets else 'no'}, "
+        f"{name_b} {'yes' if b.meets else 'no'}",
+        f"  {name_a:<18}{name_b:<18}{'':<10}figure",
+    ]
+    for f in shown:
+        ca = f"{'   -' if math.isnan(f.rate_a) else f'{100 * f.rate_a:5.1f}%'} {_verdict(f.ok_a)}"
+        cb = f"{'   -' if math.isnan(f.rate_b) else f'{100 * f.rate_b:5.1f}%'} {_verdict(f.ok_b)}"
+        lines.append(f"  {ca:<18}{cb:<18}{'FLIPS' if f.flips else '':<10}{_label(f.group, names)}")
+    if quiet:
+        lines.append(f"  ({quiet} more in band under both agents)")
+    return lines
+
+
+def agents_text(
+    groups: Sequence[str],
+    targets: Targets,
+    under_a: tuple[Measure, Mapping[int, Measure]],
+    under_b: tuple[Measure, Mapping[int, Measure]],
+    agents: tuple[str, str],
+    names: Mapping[str, str] | None = None,
+    first_seat: bool = True,
+) -> str:
+    """Where the conclusions flip between the run's agent (A) and another (B), measured
+    on the same verification seeds: the unchanged table and each proposal."""
+    (before_a, after_a), (before_b, after_b) = under_a, under_b
+    lines = [
+        f"== agents: {agents[0]} (the run's) against {agents[1]}, on the same verification "
+        "seeds ==",
+        "in/OUT: on target (in band; the first seat under its bound) by the point estimate",
+    ]
+    tables = [("unchanged table", before_a, before_b)]
+    tables += [(f"proposal {n}", after_a[n], after_b[n]) for n in sorted(after_a)]
+    for title, a, b in tables:
+        flips = agent_flips(groups, targets, a, b, first_seat)
+        lines += ["", *flip_lines(title, flips, a, b, agents, names)]
+    return "\n".join(lines)
