@@ -199,7 +199,7 @@ def test_a_conclusion_that_differs_between_agents_is_marked() -> None:
     under B the first seat is under it, 狮心王 in, 苦痛领主 out; 圣光元帅 is in under both."""
     t = Targets((0.40, 0.60), 0.55)
     a = _measure({"lion": 0.35, "pain": 0.50, "saint": 0.45, FIRST: 0.70}, t)
-    b = _measure({"lion": 0.45, "pain": 0.65, "saint": 0.55, FIRST: 0.52}, t)
+    b = _measure({"lion": 0.45, "pain": 0.65, "saint": 0.55, FIRST: 0.48}, t)
     flips = {f.group: f for f in agent_flips(["lion", "pain", "saint"], t, a, b)}
     assert [g for g, f in flips.items() if f.flips] == [FIRST, "lion", "pain"]
     assert not flips["saint"].flips and flips["saint"].ok_a and flips["saint"].ok_b
@@ -212,13 +212,15 @@ def test_a_conclusion_that_differs_between_agents_is_marked() -> None:
         {"lion": "狮心王", "pain": "苦痛领主"},
     )
     assert "== agents: standard (the run's) against random" in text
-    assert "unchanged table: 3 of 4 conclusions flip (first seat, lion 狮心王, pain 苦痛领主)" in (
-        text
-    )
-    assert "targets met: standard no, random no" in text
-    assert re.search(r"^\s+70\.0% OUT\s+52\.0% in\s+FLIPS\s+first seat$", text, re.M), text
-    assert re.search(r"^\s+35\.0% OUT\s+45\.0% in\s+FLIPS\s+lion 狮心王$", text, re.M), text
-    assert re.search(r"^\s+50\.0% in\s+65\.0% OUT\s+FLIPS\s+pain 苦痛领主$", text, re.M), text
+    head = "unchanged table: 3 of 4 conclusions flip (first seat, lion 狮心王, pain 苦痛领主), 1 "
+    assert head + "beyond the intervals; targets met: standard no, random no" in text
+    row = r"^\s+{} \[.*\] {}\s+{} \[.*\] {}\s+{}\s+{}$"
+    first = row.format(r"70\.0%", "OUT", r"48\.0%", "in", "FLIPS!", "first seat")
+    assert re.search(first, text, re.M), text  # 60-80 against 38-58: beyond the intervals
+    lion = row.format(r"35\.0%", "OUT", r"45\.0%", "in", "FLIPS", "lion 狮心王")
+    assert re.search(lion, text, re.M), text  # 25-45 against 35-55: the dice could do it
+    pain = row.format(r"50\.0%", "in", r"65\.0%", "OUT", "FLIPS", "pain 苦痛领主")
+    assert re.search(pain, text, re.M), text  # 40-60 against 55-75
     assert "saint" not in text and "(1 more in band under both agents)" in text
     # the same figures under both agents: nothing flips
     same = agent_flips(["lion", "pain", "saint"], t, a, a)
@@ -240,10 +242,11 @@ def test_verify_with_another_agent_shows_the_flip_table(
     numbers = [p.number for p in run["res"].proposals]
     titles = re.findall(r"^(unchanged table|proposal \d+): (\d+) of 5 conclusions flip", text, re.M)
     assert [t for t, _ in titles] == ["unchanged table", *(f"proposal {n}" for n in numbers)]
-    rows = re.findall(r"^\s+(\S+%) (in|OUT)\s+(\S+%) (in|OUT)\s+(FLIPS)?\s+(.+)$", text, re.M)
+    cell = r"(\S+%) \[\s*[\d.]+, \s*[\d.]+\] (in|OUT)"
+    rows = re.findall(rf"^\s+{cell}\s+{cell}\s+(FLIPS!?)?\s+(.+)$", text, re.M)
     assert rows
     for _, va, _, vb, mark, _ in rows:
-        assert (mark == "FLIPS") == (va != vb)
+        assert bool(mark) == (va != vb)
     flipped = sum(int(n) for _, n in titles)
     assert flipped == sum(1 for r in rows if r[4])
     assert re.search(r"^matches played: \d+ \(standard\) \+ \d+ \(random\)$", text, re.M)
@@ -258,3 +261,23 @@ def test_load_run_gives_the_numbers_and_agent(run: dict[str, Any]) -> None:
     rf = load_run(run["out"])
     assert rf.numbers == [p.number for p in run["res"].proposals]
     assert rf.agent == "random" and rf.names["lionheart"] == "狮心王"
+
+
+def test_the_example_run_quoted_in_the_docs_is_kept_and_re_reads(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/balance.md quotes proposal 3 of results/balance/small.parquet: the kept file
+    gives back exactly the change lines the docs print, and names its command."""
+    root = Path(__file__).resolve().parents[1]
+    kept = root / "results" / "balance" / "small.parquet"
+    docs = (root / "docs" / "balance.md").read_text(encoding="utf-8")
+    quoted = docs.split("Its proposal 3, as `show` gives it:", 1)[1].split("before (holdout)")[0]
+    lines = [ln for ln in quoted.splitlines() if CHANGE.match(ln)]
+    assert len(lines) == 4, quoted
+    assert throne_main(["balance", "show", str(kept), "3"]) == 0
+    text = capsys.readouterr().out
+    assert [ln for ln in text.splitlines() if CHANGE.match(ln)] == lines
+    script = (root / "results" / "balance" / "run.sh").read_text(encoding="utf-8")
+    rec = load_run(kept).run
+    assert rec is not None and rec["agent"] == "standard"
+    assert rec["command"].split(" --out ")[0] in " ".join(script.replace("\\\n", " ").split())

@@ -368,6 +368,15 @@ def _cards(arg: str | None, h: BalanceHooks) -> Path:
     return Path(arg) if arg else h.default_cards()
 
 
+def _shown_path(path: Path) -> str:
+    """``path`` relative to the working directory when it lies under it (a run's record
+    names the repository's table, not the checkout it ran in)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
@@ -455,7 +464,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         "agent": args.agent,
         "command": getattr(args, "command", None),
         "options": {k: v for k, v in sorted(vars(args).items()) if k not in ("sub", "command")},
-        "cards": {"path": str(path), "sha256": hashlib.sha256(table.encode()).hexdigest()},
+        "cards": {"path": _shown_path(path), "sha256": hashlib.sha256(table.encode()).hexdigest()},
         "report": text,
     }
     out = save_result(res, args.out, saved, run, names)

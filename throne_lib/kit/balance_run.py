@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from throne_lib.kit.balance import FIRST, Measure, Targets
+from throne_lib.kit.balance import FIRST, GroupRate, Measure, Targets
 
 # the columns every balance results file has had (``apply`` and ``verify`` read them)
 REQUIRED = ("proposal", "group", "changes", "changes_json", "base_json", "after", "before")
@@ -250,19 +250,25 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
 
 @dataclass(frozen=True)
 class Flip:
-    """One figure under two agents on the same matches: the rate and whether it is on
-    target (in band; the first seat: under its bound) under each. ``ok_*`` is None when
-    the figure has no rate (a group never seated)."""
+    """One figure under two agents on the same matches: the rate (with its 95% interval)
+    and whether it is on target (in band; the first seat: under its bound) under each.
+    ``ok_*`` is None when the figure has no rate (a group never seated)."""
 
     group: str  # FIRST for the first seat
-    rate_a: float
-    rate_b: float
+    a: GroupRate
+    b: GroupRate
     ok_a: bool | None
     ok_b: bool | None
 
     @property
     def flips(self) -> bool:
         return self.ok_a is not None and self.ok_b is not None and self.ok_a != self.ok_b
+
+    @property
+    def clear(self) -> bool:
+        """A flip whose two 95% intervals do not overlap: the agents differ beyond what
+        the sample's dice would explain."""
+        return self.flips and (self.a.ci_high < self.b.ci_low or self.b.ci_high < self.a.ci_low)
 
 
 def _ok(group: str, rate: float, targets: Targets) -> bool | None:
@@ -281,8 +287,8 @@ def agent_flips(
     keys = ([FIRST] if first_seat else []) + list(groups)
     out = []
     for g in keys:
-        ra, rb = a.rates[g].win_rate, b.rates[g].win_rate
-        out.append(Flip(g, ra, rb, _ok(g, ra, targets), _ok(g, rb, targets)))
+        ra, rb = a.rates[g], b.rates[g]
+        out.append(Flip(g, ra, rb, _ok(g, ra.win_rate, targets), _ok(g, rb.win_rate, targets)))
     return out
 
 
@@ -299,24 +305,28 @@ def flip_lines(
     names: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The flip table of one table (the unchanged one or a proposal): the first seat
-    always, and every group out of band under either agent; a row whose conclusion
-    differs between the agents is marked ``FLIPS``."""
+    always, and every group out of band under either agent, each with its 95% interval;
+    a row whose conclusion differs between the agents is marked ``FLIPS``, and ``FLIPS!``
+    when the two intervals do not overlap (:attr:`Flip.clear`)."""
     names = names or {}
     name_a, name_b = agents
     flipped = [f for f in flips if f.flips]
     shown = [f for f in flips if f.group == FIRST or f.ok_a is False or f.ok_b is False]
     quiet = len(flips) - len(shown)
+    clear = sum(f.clear for f in flipped)
     lines = [
         f"{title}: {len(flipped)} of {len(flips)} conclusions flip"
         + (f" ({', '.join(_label(f.group, names) for f in flipped)})" if flipped else "")
+        + (f", {clear} beyond the intervals" if flipped else "")
         + f"; targets met: {name_a} {'yes' if a.meets else 'no'}, "
         f"{name_b} {'yes' if b.meets else 'no'}",
-        f"  {name_a:<18}{name_b:<18}{'':<10}figure",
+        f"  {name_a:<30}{name_b:<30}{'':<8}figure",
     ]
     for f in shown:
-        ca = f"{'   -' if math.isnan(f.rate_a) else f'{100 * f.rate_a:5.1f}%'} {_verdict(f.ok_a)}"
-        cb = f"{'   -' if math.isnan(f.rate_b) else f'{100 * f.rate_b:5.1f}%'} {_verdict(f.ok_b)}"
-        lines.append(f"  {ca:<18}{cb:<18}{'FLIPS' if f.flips else '':<10}{_label(f.group, names)}")
+        ca = f"{_pct(f.a.win_rate, f.a.ci_low, f.a.ci_high)} {_verdict(f.ok_a)}"
+        cb = f"{_pct(f.b.win_rate, f.b.ci_low, f.b.ci_high)} {_verdict(f.ok_b)}"
+        mark = ("FLIPS!" if f.clear else "FLIPS") if f.flips else ""
+        lines.append(f"  {ca:<30}{cb:<30}{mark:<8}{_label(f.group, names)}")
     if quiet:
         lines.append(f"  ({quiet} more in band under both agents)")
     return lines
@@ -337,7 +347,9 @@ def agents_text(
     lines = [
         f"== agents: {agents[0]} (the run's) against {agents[1]}, on the same verification "
         "seeds ==",
-        "in/OUT: on target (in band; the first seat under its bound) by the point estimate",
+        "in/OUT: on target (in band; the first seat under its bound) by the point estimate, "
+        "with 95% intervals; FLIPS: in under one agent, out under the other; FLIPS!: and "
+        "the two intervals do not overlap (more than the dice of this sample)",
     ]
     tables = [("unchanged table", before_a, before_b)]
     tables += [(f"proposal {n}", after_a[n], after_b[n]) for n in sorted(after_a)]
