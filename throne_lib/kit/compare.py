@@ -37,7 +37,7 @@ import argparse
 import math
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,17 +99,34 @@ def run_compare(
     backend: str = "process",
     scheduler: str | None = None,
     progress: bool = True,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> Comparison:
     """Play ``specs`` as they are (card table ``cards[0]``, default the game's) and with
     the rule ``changes`` (card table ``cards[1]``, default ``cards[0]``): the same seeds,
-    setups and agents. Returns both frames and the paired table."""
+    setups and agents. Returns both frames and the paired table. ``on_row`` is called with
+    each finished match's row (both variants: a dashboard's progress bar)."""
     variant = with_rules(game, specs, changes)
-    run: dict[str, Any] = {"workers": workers, "backend": backend, "scheduler": scheduler, "progress": progress}  # fmt: skip
+    run: dict[str, Any] = {"workers": workers, "backend": backend, "scheduler": scheduler, "progress": progress, "on_row": on_row}  # fmt: skip
     base_df = simulate(specs, cards=cards[0], **run)
     var_df = simulate(variant, cards=cards[1] or cards[0], **run)
     cmp = Comparison(game.name, dict(changes), cards, base_df, var_df)
     cmp.table = paired_table(game, base_df, var_df)
     return cmp
+
+
+def default_specs(
+    game: registry.Game,
+    n: int,
+    seed: int = 0,
+    argv: Sequence[str] = (),
+    cards: str | None = None,
+) -> list[MatchSpec]:
+    """The specs ``throne compare --game NAME -n N --seed S ARGV…`` plays (the game's
+    ``throne simulate`` options in ``argv``; setups built from the table ``cards``)."""
+    args = build_compare_parser(game).parse_args(["-n", str(n), "--seed", str(seed), *argv])
+    text = table_text(game, cards)
+    table = _table(game.name, text) if text is not None else None
+    return plain_specs(game, args, table)
 
 
 # --- the per-match figures -------------------------------------------------------------
