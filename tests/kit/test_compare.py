@@ -260,3 +260,24 @@ def test_field_types_come_from_the_source_when_compiled() -> None:
     source = _source_annotations(Rules)
     assert source["shuffle_costs"] == "tuple[int, ...]"
     assert source["extra"] == "tuple[tuple[str, int], ...]"
+
+
+def test_card_table_b_is_what_the_variant_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Throne with table B's 戟兵 at 6/6 instead of 3/3: the same specs (built from table
+    A), and some seed of 0-3 plays differently; an error in B names B's file."""
+    a = registry.get("throne").card_tables[0]
+    b = tmp_path / "b.csv"
+    text = a.read_text(encoding="utf-8")
+    row = "halberdier,戟兵,human,minion,3,3,3,"
+    assert row in text
+    b.write_text(text.replace(row, "halberdier,戟兵,human,minion,3,6,6,"), encoding="utf-8")
+    game = registry.get("throne")
+    cmp = run_compare(game, _specs(game, 4), {}, (str(a), str(b)), backend="serial", progress=False)
+    assert list(cmp.base["blue_general"]) == list(cmp.variant["blue_general"])
+    assert list(cmp.base["actions"]) != list(cmp.variant["actions"])
+    bad = tmp_path / "broken.csv"
+    bad.write_text("id,name\nx,y\n", encoding="utf-8")
+    assert compare_main(["--cards", str(a), str(bad), "-n", "1"]) == 1
+    assert "broken.csv:1:race: missing column" in capsys.readouterr().err

@@ -54,11 +54,11 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> SideSe
     return resolve(_cards(options or {}), word)
 
 
-def parse_table(text: str) -> CardDB:
-    """The card table of a CSV text (``CardTableError`` naming file:row:column)."""
+def parse_table(text: str, filename: str = "cards.csv") -> CardDB:
+    """The card table of a CSV text (``CardTableError`` naming ``filename``:row:column)."""
     from throne_lib.games.throne.cards import parse_cards
 
-    return parse_cards(text)
+    return parse_cards(text, filename)
 
 
 DASHBOARDS = (

@@ -46,6 +46,7 @@ KEYS_ZH = {
     "reinforcement": "援军",
     "neutral": "中立",
 }
+ENDS_ZH = {"end_reason": "结束原因", "end_rule": "结束规则"}
 #: what the rule box suggests per game (a knob with a visible effect)
 HINTS = {
     "throne": "second_first_turn_mana=2",
@@ -96,7 +97,8 @@ def table_html(table: pd.DataFrame, top: int = TOP) -> str:
             sig = lo > 0 or hi < 0
             style = " style='background:#fff3cd;font-weight:bold'" if sig else ""
             key = str(rec["key"])
-            name = KEYS_ZH.get(key, key)
+            head, eq, value = key.partition("=")
+            name = f"{ENDS_ZH[head]} {value}" if eq and head in ENDS_ZH else KEYS_ZH.get(key, key)
             unit = " pp" if rate else ""
             rows.append(
                 f"<tr class='tp-cmp-row{' tp-cmp-sig' if sig else ''}'{style}>"
