@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from throne_lib.kit import registry
 from throne_lib.kit.balance import (
+    MAX_STEP,
     BalanceGame,
     Budget,
     RulesField,
@@ -176,6 +177,19 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     sp.add_argument("--bounds", action="append", default=[], help="FIELD=DOWN:UP, e.g. hp=-2:+2")
     sp.add_argument(
         "--freeze", action="append", default=[], help="card, field, card.field or rules.X"
+    )
+    sp.add_argument(
+        "--max-step",
+        type=float,
+        default=MAX_STEP,
+        metavar="FRACTION",
+        help="a proposal moves a card number at most this share of today's value, and at "
+        f"least one step (default {MAX_STEP}: attack 2 -> 1 or 3, never 4; 0: no bound)",
+    )
+    sp.add_argument(
+        "--allow-zero-cost",
+        action="store_true",
+        help="let a cost fall to 0 (by default a cost of 1 or more stays at least 1)",
     )
     if h.add_arguments is not None:
         h.add_arguments(s)
@@ -422,6 +436,8 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         rules=list(args.rules_knobs),
         bounds=bounds,
         freeze=args.freeze,
+        max_step=args.max_step or None,
+        zero_cost=args.allow_zero_cost,
     )
     bar = tqdm(
         total=budget.generations + 1 + budget.repair,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from throne_lib.kit.balance import (
     FIRST,
+    MAX_STEP,
     BalanceGame,
     BalanceResult,
     Budget,
@@ -319,7 +320,9 @@ class SuggestPanel:
         text = self.cards.read_text(encoding="utf-8")
         game = self.make_game(text)
         freeze = [f.strip() for f in self.freeze.value.split(",") if f.strip()]
-        space = search_space(game, freeze=freeze)
+        # the command line's defaults: no number moves more than half (one step at
+        # least), no cost falls to 0
+        space = search_space(game, freeze=freeze, max_step=MAX_STEP, zero_cost=False)
         budget = self._budget()
         self.progress.max = budget.generations + 1 + budget.repair
         self.progress.value = 0

@@ -98,6 +98,7 @@ from throne_lib.kit.balance.search import (
 )
 from throne_lib.kit.balance.space import (
     FIRST,
+    MAX_STEP,
     Changes,
     Knob,
     SearchSpace,
@@ -106,9 +107,11 @@ from throne_lib.kit.balance.space import (
     apply_card_changes,
     base_values,
     change_size,
+    is_cost,
     normalise,
     parse_bounds,
     search_space,
+    step_bound,
     variant,
 )
 from throne_lib.kit.balance.verification import (
@@ -134,6 +137,7 @@ __all__ = [
     "LEVER_HEADROOM",
     "MAX_BLOCKS",
     "MAX_SEED",
+    "MAX_STEP",
     "MIN_PULL",
     "Measure",
     "Outcome",
@@ -161,6 +165,7 @@ __all__ = [
     "base_values",
     "block_seed",
     "change_size",
+    "is_cost",
     "effect_numbers",
     "int_field",
     "keyword_amount",
@@ -169,6 +174,7 @@ __all__ = [
     "pairing_block",
     "parse_bounds",
     "search_space",
+    "step_bound",
     "suggest",
     "tally",
     "variant",

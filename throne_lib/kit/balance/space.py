@@ -14,6 +14,10 @@ from throne_lib.kit.balance.adapter import (
 from throne_lib.kit.carddiff import Sheet
 
 FIRST = "@first"  # the pseudo-group of the first seat (for knobs that move its edge)
+# How far one proposal may move a card number on the command line and the dashboard by
+# default (``search_space(max_step=…)``, ``--max-step``): half of today's value, at least
+# one step. The dashboard-sized run of #38 proposed 树妖队长 attack 2 -> 4.
+MAX_STEP = 0.5
 
 
 # --- targets and the search space ---------------------------------------------------------
@@ -109,6 +113,21 @@ def parse_bounds(text: str) -> tuple[int, int]:
         raise ValueError(f"bounds {text!r}: expected DOWN:UP, e.g. -2:+2") from None
 
 
+def step_bound(value: int, max_step: float, step: int = 1) -> int:
+    """How far a card number at ``value`` may move (:func:`search_space`'s
+    ``max_step``): ``max_step`` x |value| rounded down to whole ``step`` s, at least one
+    step."""
+    if not max_step > 0:
+        raise ValueError(f"max_step {max_step}: expected a fraction > 0, e.g. 0.5")
+    return max(step, int(max_step * abs(value) // step) * step)
+
+
+def is_cost(field: str) -> bool:
+    """Is card field ``field`` a price (``cost``, ``action_cost`` …): one that a search
+    may not bring to 0 unless it is allowed (:func:`search_space`'s ``zero_cost``)?"""
+    return field == "cost" or field.endswith("_cost")
+
+
 def search_space(
     game: BalanceGame,
     fields: Sequence[str] | None = None,
@@ -116,6 +135,8 @@ def search_space(
     bounds: Mapping[str, tuple[int, int]] | None = None,
     freeze: Sequence[str] = (),
     cards: Sequence[str] | None = None,
+    max_step: float | None = None,
+    zero_cost: bool = True,
 ) -> SearchSpace:
     """The knobs: every card (of ``cards``, default all) x field (of ``fields``, default
     all the game's numeric fields) the card has, and the rules parameters ``rules``
@@ -125,7 +146,14 @@ def search_space(
     may say per card which way a field makes it stronger (``field_sign``, as
     :class:`CardTableAdapter` does; 0 leaves it out) and which groups it moves
     (``field_groups``, as Throne's adapter does); otherwise the field's sign and the
-    card's groups hold."""
+    card's groups hold.
+
+    ``max_step`` (a fraction, None: no bound) bounds how far a proposal may move a card
+    number from today's value: at most ``max_step`` of it, rounded down to whole steps,
+    and at least one step (:func:`step_bound`: with 0.5, attack 2 may become 1 or 3,
+    never 4; hp 6 may become 3 to 9). Rules parameters keep the range they were offered
+    with. ``zero_cost`` False: a cost field (:func:`is_cost`) never goes below 1 (a
+    card that costs 0 already keeps its 0)."""
     specs = game.card_fields()
     names = list(fields) if fields is not None else list(specs)
     for n in names:
@@ -169,6 +197,11 @@ def search_space(
             spec = specs[name]
             down, up = (bounds or {}).get(name, (spec.down, spec.up))
             low, high = max(spec.minimum, value - down), value + up
+            if max_step is not None:
+                reach = step_bound(value, max_step, spec.step)
+                low, high = max(low, value - reach), min(high, value + reach)
+            if not zero_cost and is_cost(name) and value >= 1:
+                low = max(low, 1)
             if low == high:
                 continue
             knobs.append(
