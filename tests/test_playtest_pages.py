@@ -12,6 +12,7 @@ from typing import Any
 
 import ipywidgets as W
 import pytest
+from playtest_helpers import sent as sent_by
 
 from throne_lib.games.castle.ui.playtest import CastlePlaytestApp, castle_page
 from throne_lib.kit.playtest import manage
@@ -85,32 +86,7 @@ def test_moves_reach_the_other_pages_by_polling(tmp_path: Path) -> None:
 
 
 def sent(app: CastlePlaytestApp, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Everything the page sends: each widget's state (tree order, model ids blanked)
-    and every custom message (the canvas' drawing commands) while it redraws."""
-    out: list[Any] = []
-    monkeypatch.setattr(
-        W.Widget,
-        "send",
-        lambda self, content, buffers=None: out.append(
-            (content, [bytes(b) for b in buffers or []])
-        ),
-    )
-    app.canvas._canvas_manager._current_canvas = None
-    app.refresh()
-
-    def walk(w: Any) -> None:
-        state = w.get_state()
-        clean = {
-            k: ("ref" if isinstance(v, str) and v.startswith("IPY_MODEL_") else v)
-            for k, v in state.items()
-            if k not in ("children", "layout", "style", "_view_count")
-        }
-        out.append((type(w).__name__, repr(sorted(clean.items(), key=lambda kv: kv[0]))))
-        for child in getattr(w, "children", ()):
-            walk(child)
-
-    walk(app.widget)
-    return out
+    return sent_by(app.widget, app.canvas, app.refresh, monkeypatch)
 
 
 def test_a_page_sends_nothing_that_depends_on_what_its_seat_cannot_see(

@@ -8,7 +8,11 @@ bar above the board — which playtest, which seat, the note box (「这里不�
 error — and polls the store from an asyncio task on the kernel's loop every
 ``interval`` seconds: new moves (and the AI's, when this page holds the lease) call
 ``on_change`` so the game redraws from its seat's observation. A page whose link is
-wrong shows the reason and nothing of the match.
+wrong shows the reason and nothing of the match; so does a spectator link of a game
+without a public view (PIN, Throne: each side's hand is hidden from everyone else).
+
+:func:`seat_page` is a game notebook's one call: the game's playtest dashboard when the
+page was opened from a playtest link, its single-player dashboard otherwise.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from urllib.parse import parse_qs
 import ipywidgets as W
 
 from throne_lib.kit import registry
-from throne_lib.kit.playtest.session import PlaytestError, PlaytestSession
+from throne_lib.kit.playtest.session import PlaytestError, PlaytestSession, has_public_view
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore, StoreError, open_store
 from throne_lib.kit.ui.ai import event_loop
 
@@ -58,6 +62,7 @@ class PlaytestPage:
         on_change: Callable[[], None] = lambda: None,
         store: PlaytestStore | None = None,
         interval: float = POLL,
+        keep_events: bool = False,
     ) -> None:
         self.on_change = on_change
         self.interval = interval
@@ -78,10 +83,20 @@ class PlaytestPage:
         try:
             self.store = store or open_store()
             self.session = PlaytestSession(
-                self.store, params.get("playtest", ""), params.get("token", "")
+                self.store,
+                params.get("playtest", ""),
+                params.get("token", ""),
+                keep_events=keep_events,
             )
         except (PlaytestError, StoreError) as exc:
             self.error = str(exc)
+        s = self.session
+        if s is not None and s.spectator and not has_public_view(s.match):
+            self.error = (
+                f"{registry.get(s.playtest.game).title}没有旁观视角（每一方的手牌对其他人"
+                "都是隐藏的）：请用座位链接加入，或在对局结束后导出记录复盘"
+            )
+            self.session = None
         if self.session is None:
             self.bar: W.Widget = W.HTML(error_html(self.error))
             return
@@ -176,3 +191,25 @@ class PlaytestPage:
         if self.session is not None:
             with contextlib.suppress(StoreError):
                 self.session.close()
+
+
+def seat_page(
+    build: Callable[[PlaytestPage], W.Widget],
+    single: Callable[[], W.Widget],
+    store: PlaytestStore | None = None,
+    query: str | None = None,
+    keep_events: bool = False,
+) -> W.Widget:
+    """A game notebook's page: opened from a playtest link (``?playtest=…``, see
+    :func:`link_params`), ``build`` the game's dashboard joined to the link's seat and
+    start polling; a refused link shows the reason alone; no playtest link: ``single()``,
+    the single-player dashboard."""
+    params = link_params(query)
+    if params is None:
+        return single()
+    page = PlaytestPage(params, store=store, keep_events=keep_events)
+    if not page.ok:
+        return page.bar
+    widget = build(page)
+    page.start()
+    return widget

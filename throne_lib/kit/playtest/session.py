@@ -17,6 +17,10 @@ human seat whose pages have all been closed for the playtest's idle limit is pla
 the AI too, until its person comes back. An AI's choice at action ``n`` is made by a
 fresh agent seeded from the seat's seed and ``n``, so it does not depend on which page
 makes it.
+
+A page whose game keeps its log from the engine's events (PIN's 战报) asks for
+``keep_events``: :attr:`PlaytestSession.events` then holds each applied action's events
+(the seat's UI filters them by what the seat may see, as in a single-player match).
 """
 
 from __future__ import annotations
@@ -61,13 +65,18 @@ def new_match_of(pt: Playtest) -> Any:
         raise PlaytestError(f"牌局 {pt.id} 无法建立（{exc}）") from None
 
 
+def has_public_view(match: Any) -> bool:
+    """Whether the game shows spectators anything while its match runs."""
+    return hasattr(match, "public_view")
+
+
 def public_view(match: Any) -> Mapping[str, Any]:
     """What a spectator sees: the game's public view (``public_view()``) while the match
     runs, everything (``reveal_all()``) once it is over."""
     if match.is_over and hasattr(match, "reveal_all"):
         everything: Mapping[str, Any] = match.reveal_all()
         return everything
-    if not hasattr(match, "public_view"):
+    if not has_public_view(match):
         raise PlaytestError("这个游戏没有旁观视角")
     view: Mapping[str, Any] = match.public_view()
     return view
@@ -77,7 +86,12 @@ class PlaytestSession:
     """A page joined to playtest ``pid`` with the link's ``token`` (see the module doc)."""
 
     def __init__(
-        self, store: PlaytestStore, pid: str, token: str, holder: str | None = None
+        self,
+        store: PlaytestStore,
+        pid: str,
+        token: str,
+        holder: str | None = None,
+        keep_events: bool = False,
     ) -> None:
         if not pid:
             raise PlaytestError("链接缺少牌局编号（playtest=…）")
@@ -107,6 +121,8 @@ class PlaytestSession:
         # (seq, stored at, applied here at) of each action this page learnt from the
         # store, when a list (benchmarks/playtest_load.py measures the sync latency)
         self.trace: list[tuple[int, float, float]] | None = None
+        # (seq, events of that action) for every action applied here, when kept
+        self.events: list[tuple[int, list[Any]]] | None = [] if keep_events else None
         self.sync()
 
     # --- following ----------------------------------------------------------------------
@@ -121,7 +137,7 @@ class PlaytestSession:
             if a.seq != self.seq + 1:
                 raise PlaytestError(f"牌局 {self.pid} 的记录缺少第 {self.seq + 1} 步")
             try:
-                self.match.apply(self.match.parse(a.action))
+                events = self.match.apply(self.match.parse(a.action))
             except (IllegalAction, ValueError) as exc:
                 raise PlaytestError(
                     f"牌局 {self.pid} 第 {a.seq} 步 {a.action!r} 无法重放（{exc}）："
@@ -134,6 +150,8 @@ class PlaytestSession:
                 )
             self.seq = a.seq
             self.last_action_at = a.time
+            if self.events is not None:
+                self.events.append((a.seq, list(events or ())))
             if self.trace is not None:
                 self.trace.append((a.seq, a.time, time.time()))
         return len(new)
@@ -178,7 +196,7 @@ class PlaytestSession:
                 raise PlaytestError(f"无法识别的行动 {action!r}（{exc}）") from None
         trial = self.match.copy()
         try:
-            trial.apply(action)
+            events = trial.apply(action)
         except IllegalAction as exc:
             raise PlaytestError(f"不合法的行动：{exc.reason}（{exc.rule}）") from None
         text = self.codec.action_text(self.match, action)
@@ -188,6 +206,8 @@ class PlaytestSession:
         self.match = trial
         self.seq += 1
         self.last_action_at = time.time()
+        if self.events is not None:
+            self.events.append((self.seq, list(events or ())))
         return True
 
     def add_note(self, text: str) -> Note:

@@ -17,8 +17,8 @@ import ipywidgets as W
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.match import CastleMatch
-from throne_lib.games.castle.ui.app import CastleApp
-from throne_lib.kit.playtest.page import PlaytestPage, link_params
+from throne_lib.games.castle.ui.app import CastleApp, castle_app
+from throne_lib.kit.playtest.page import PlaytestPage, seat_page
 from throne_lib.kit.playtest.session import PlaytestSession
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore
 
@@ -106,14 +106,9 @@ def castle_page(
     """``notebooks/castle.ipynb``: a playtest seat's dashboard when the page was opened
     from a playtest link (``?playtest=…``), the single-player dashboard otherwise
     (``kwargs`` go to :func:`castle_app`)."""
-    params = link_params(query)
-    if params is None:
-        from throne_lib.games.castle.ui.app import castle_app
-
-        return castle_app(**kwargs)
-    page = PlaytestPage(params, store=store)
-    if not page.ok:
-        return page.bar
-    app = CastlePlaytestApp(page)
-    page.start()
-    return app.widget
+    return seat_page(
+        lambda page: CastlePlaytestApp(page).widget,
+        lambda: castle_app(**kwargs),
+        store=store,
+        query=query,
+    )

@@ -22,6 +22,7 @@ from throne_lib.games.pin.agents import ScriptedAgent
 from throne_lib.games.pin.hexes import CELLS, SIDE_NAMES, label
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES
+from throne_lib.games.pin.ui.controller import PinController
 from throne_lib.games.pin.ui.inspect import PHASE_ZH, card_html, unit_html, unit_prompt
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
@@ -81,11 +82,9 @@ class PinBoard(W.VBox):
         self, match: PinMatch, human: int = 0, ai_mode: str = "async", tempo: str = "standard",
         opponents: OpponentPicker | None = None,
     ) -> None:  # fmt: skip
-        from throne_lib.games.pin.ui.controller import PinController
-
         self.match = match
         self.human = human
-        self.ctrl = PinController(match, human)
+        self.ctrl = self.make_controller()
         self.opponents = opponents  # 对手: the scripted AI, or ISMCTS with a think time
         searching = opponents is not None and opponents.searching
         self.agent: Any = (
@@ -137,6 +136,10 @@ class PinBoard(W.VBox):
         )
         self.refresh()
         self._ai()
+
+    def make_controller(self) -> PinController:
+        """What clicks mean (a playtest's board sends the actions to its store)."""
+        return PinController(self.match, self.human)
 
     # --- input ---------------------------------------------------------------------
     def ref_at(self, x: float, y: float) -> str:
