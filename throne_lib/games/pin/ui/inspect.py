@@ -15,7 +15,7 @@ from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import parse_ref
 from throne_lib.kit.ui.inspector import para, row, title
 
-PHASE_ZH = {"setup": "开局", "draw": "摸牌", "action": "行动", "end": "结束"}
+PHASE_ZH = {"setup": "开局", "draw": "摸牌", "action": "行动", "end": "结束", "over": "终局"}
 
 
 def card_html(card: PinCard, db: PinCardDB) -> str:

@@ -100,6 +100,7 @@ class PinBoard(W.VBox):
         )
         self.canvas.on_mouse_down(self._on_click)
         self.canvas.on_mouse_move(self._on_move)
+        self.canvas.on_client_ready(self._client_ready)
         self.canvas.add_class("pin-canvas")
         self.canvas.add_class("tp-hover")  # the page helpers coalesce its moves
         self.prompt = W.HBox(layout=W.Layout(flex_flow="row wrap"))
@@ -136,6 +137,14 @@ class PinBoard(W.VBox):
         )
         self.refresh()
         self._ai()
+
+    def _client_ready(self) -> None:
+        """A view appeared (a page that drew the board before the browser connected, as
+        a playtest seat's does): draw again. ipycanvas' shared manager only sends "switch
+        canvas" when the target changes, and the switch sent before this view existed
+        was lost, so forget it first."""
+        self.canvas._canvas_manager._current_canvas = None
+        self.refresh()
 
     def make_controller(self) -> PinController:
         """What clicks mean (a playtest's board sends the actions to its store)."""
