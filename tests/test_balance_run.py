@@ -85,14 +85,15 @@ def test_show_reprints_every_change_of_every_proposal(
         want = sorted((k.partition(".")[0], k.partition(".")[2], base[k], v) for k, v in p.changes)
         assert sorted(got[p.number]) == want, text
         assert f"imbalance search {p.search_imbalance:.3f}" in text
-    # one proposal alone, with its holdout figures beside the unchanged table's
+    # one proposal alone, with its verification figures beside the unchanged table's
+    # (the verdict's figures: #38 item 2)
     one = res.proposals[-1]
     assert throne_main(["balance", "show", str(run["out"]), str(one.number)]) == 0
     alone = capsys.readouterr().out
     assert list(shown_changes(alone)) == [one.number]
     row = re.search(r"^(.{26})(.{26})(yes|NO)\s+lionheart 狮心王$", alone, re.M)
     assert row is not None, alone
-    lion = one.after.rates["lionheart"]
+    lion = one.verified.rates["lionheart"]
     assert f"{100 * lion.win_rate:5.1f}% [{100 * lion.ci_low:4.1f}" in row.group(2)
 
 

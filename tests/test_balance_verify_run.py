@@ -6,24 +6,43 @@ test_balance.py (seconds each)."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+import matplotlib
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_balance import TABLE, ToyGame  # noqa: E402
 
+from throne_lib.cli import main as throne_main  # noqa: E402
+from throne_lib.games.throne.cards import DEFAULT_PATH  # noqa: E402
 from throne_lib.kit.balance import (  # noqa: E402
+    CHECK_BASE,
+    FIRST,
+    MAX_BLOCKS,
+    MAX_SEED,
     MAX_STEP,
+    SEED_STRIDE,
+    VERIFY_BASE,
     Budget,
+    Outcome,
+    PlayTask,
     Targets,
+    Tell,
+    block_seed,
+    half_width,
     is_cost,
+    plan_verification,
     search_space,
     step_bound,
     suggest,
 )
+from throne_lib.kit.balance_panel import SuggestPanel  # noqa: E402
+from throne_lib.kit.balance_report import report_text, result_frame  # noqa: E402
 
 # --- bounds on a change (item 3) -----------------------------------------------------------
 
@@ -64,3 +83,148 @@ def test_no_proposal_of_a_bounded_run_jumps_or_zeroes_a_cost() -> None:
             if not k.is_rules:
                 assert abs(new - k.base) <= step_bound(k.base, MAX_STEP, k.step)
                 assert not (k.field == "cost" and new == 0)
+
+
+# --- verification inside the run (item 2) --------------------------------------------------
+
+
+class Recording(ToyGame):
+    """The toy game that keeps every match seed it plays (serial backend: in this
+    process); on the run's own verification seeds (``>= CHECK_BASE``) the giant, if
+    seated, always wins, when ``giant_wins_on_check``."""
+
+    def __init__(self, giant_wins_on_check: bool = False) -> None:
+        super().__init__()
+        self.seeds: list[int] = []
+        self.giant_wins_on_check = giant_wins_on_check
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        out = super().play(task)
+        fixed = []
+        for (a, b, seed), o in zip(task.items, out, strict=True):  # type: ignore[misc]
+            self.seeds.append(seed)
+            if self.giant_wins_on_check and seed >= CHECK_BASE and "giant" in (a, b):
+                o = Outcome(tuple(replace(s, score=float(s.group == "giant")) for s in o.seats),
+                            o.length)  # fmt: skip
+            fixed.append(o)
+        return fixed
+
+
+SMALL = Budget(population=6, generations=4, blocks=4, holdout_blocks=30, proposals=4)
+
+
+def test_verification_seeds_are_disjoint_from_search_and_holdout_seeds() -> None:
+    # by construction: every block's seeds lie in [block_seed, block_seed + SEED_STRIDE)
+    top_run = block_seed(MAX_SEED - 1, MAX_BLOCKS - 1, holdout=True) + SEED_STRIDE
+    top_verify = block_seed(MAX_SEED - 1, MAX_BLOCKS - 1, verify=True) + SEED_STRIDE
+    assert top_run <= VERIFY_BASE and top_verify <= CHECK_BASE
+    assert block_seed(0, 0, check=True) == CHECK_BASE
+    assert block_seed(1, 0, check=True) >= block_seed(0, MAX_BLOCKS - 1, check=True) + SEED_STRIDE
+    # and as played: a run's verification plays seeds no step before it played
+    game = Recording()
+    budget = replace(SMALL, confirm=2, repair=2, holdout_blocks=4, verify_blocks=3)
+    res = suggest(game, search_space(game), Targets(), budget, seed=5, backend="serial")
+    lo, hi = res.verify_seeds
+    checked = [s for s in game.seeds if lo <= s <= hi]
+    before = [s for s in game.seeds if not lo <= s <= hi]
+    assert checked and before and not set(checked) & set(before)
+    assert all(s < VERIFY_BASE for s in before)  # search, confirm and holdout seeds
+    # the verification's matches: the unchanged table and each proposal on the same ones
+    per_table = res.before_verified.rates[FIRST].matches  # type: ignore[union-attr]
+    assert len(set(checked)) == per_table == 3 * 24
+
+
+def test_the_verdict_is_the_verification_figures_not_the_holdout() -> None:
+    """On the holdout a proposal meets every target; on the verification seeds the giant
+    wins every match (the stub): the run must say the targets are not met."""
+    game = Recording(giant_wins_on_check=True)
+    res = suggest(game, search_space(game), Targets(), SMALL, seed=3, backend="serial")
+    best = min(res.proposals, key=lambda p: p.after.imbalance)
+    assert best.after.meets  # the holdout alone would say "meets"
+    assert best.verified is not None and best.verified.rates["giant"].win_rate == 1.0
+    assert best.meets is False
+    text = report_text(res)
+    head = next(
+        line for line in text.splitlines() if line.startswith(f"== proposal {best.number}:")
+    )
+    assert "targets met on the verification seeds: no" in head
+    assert "met on holdout" not in text
+    frame = result_frame(res)
+    rows = frame[frame["proposal"] == best.number]
+    assert not rows["meets"].any()  # the file's verdict too
+    assert (rows[rows["group"] == "giant"]["verify"] == 1.0).all()
+
+
+def test_a_tiny_budget_says_it_cannot_tell_before_and_after_the_run() -> None:
+    game = ToyGame()
+    seen: list[dict[str, object]] = []
+    budget = replace(SMALL, generations=1, holdout_blocks=2, verify_blocks=2)
+    res = suggest(game, search_space(game), Targets(), budget, seed=1, backend="serial",
+                  progress=seen.append)  # fmt: skip
+    # before: the first thing the run tells, before any generation
+    assert "plan" in seen[0] and not any("generation" in st for st in seen[:1])
+    planned = seen[0]["plan"]
+    assert isinstance(planned, Tell) and planned.planned and not planned.can_tell
+    assert planned.matches == 2 * 12  # 12 seats per hero and block, 2 blocks
+    assert res.verified_tell is not None and not res.verified_tell.can_tell
+    text = report_text(res)
+    assert "WARNING: the verification will play 24 matches per group" in text
+    assert "WARNING: the verification played 24 matches per group" in text
+    assert "BUDGET CANNOT TELL" in text and "--verify-blocks 33 would tell" in text
+    assert "(but the budget cannot tell)" in text
+
+
+def test_a_large_planned_budget_can_tell() -> None:
+    """Planning only: one search block of the unchanged table is played to count."""
+    plan, per_block = plan_verification(ToyGame(), replace(SMALL, verify_blocks=40), Targets())
+    assert per_block == 12 and plan.matches == 480
+    assert plan.can_tell and "CANNOT" not in plan.text(40, per_block)
+    assert half_width(480) < 0.05 < half_width(24)
+
+
+def test_the_dashboard_run_with_its_defaults_warns_that_its_budget_cannot_tell(
+    tmp_path: Path,
+) -> None:
+    matplotlib.use("Agg")
+    cards = tmp_path / "cards.csv"
+    cards.write_text(TABLE, encoding="utf-8")
+    panel = SuggestPanel(ToyGame, cards, {"giant": "巨人"}, backend="serial")
+    panel.estimate()  # before the run
+    assert "预算不足以判断" in panel.warning.value and "计划复核" in panel.warning.value
+    warned: list[str] = []
+    tick = panel._tick
+
+    def spy(h: dict[str, object]) -> None:
+        tick(h)
+        warned.append(panel.warning.value)
+
+    panel._tick = spy  # type: ignore[method-assign]
+    panel.run()
+    assert "预算不足以判断" in warned[0]  # said when the run starts
+    assert "预算不足以判断" in panel.warning.value  # and after it
+    assert "复核达标" in panel.detail_html.value
+
+
+def test_the_command_line_warns_before_and_after_and_show_gives_the_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tiny Throne run (random agent, four generals): the warning on stderr before the
+    search, in the report after it, and ``show`` judges by the verification figures."""
+    cards = tmp_path / "cards.csv"
+    shutil.copy(DEFAULT_PATH, cards)
+    out = tmp_path / "b.parquet"
+    argv = ["balance", "suggest", "--cards", str(cards), "--agent", "random"]
+    argv += ["--generals", "lionheart,pain_lord,saint_marshal,beast_king"]
+    argv += ["--population", "4", "--generations", "1", "--blocks", "2", "--holdout-blocks", "2"]
+    argv += ["--verify-blocks", "2", "--workers", "1", "--no-progress", "--out", str(out)]
+    assert throne_main(argv) == 0
+    got = capsys.readouterr()
+    assert "warning: the verification will play" in got.err and "BUDGET CANNOT TELL" in got.err
+    assert "WARNING: the verification played" in got.out
+    assert "targets met on holdout" not in got.out
+    assert throne_main(["balance", "show", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "WARNING: the verification played" in shown
+    if "== proposal 1" in shown:
+        assert "targets met on the verification seeds:" in shown
+        assert "before (verify)" in shown

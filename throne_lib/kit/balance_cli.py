@@ -199,6 +199,22 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     b.add_argument("--generations", type=int, default=d.generations)
     b.add_argument("--blocks", type=int, default=d.blocks, help="CRN blocks of the search")
     b.add_argument("--holdout-blocks", type=int, default=d.holdout_blocks)
+    b.add_argument(
+        "--verify-blocks",
+        type=int,
+        default=d.verify_blocks,
+        metavar="BLOCKS",
+        help="the run's own verification: blocks on seeds no step of it saw, after the "
+        "holdout; whether a proposal meets the targets is said from these alone "
+        f"(default {d.verify_blocks})",
+    )
+    b.add_argument(
+        "--no-prune",
+        dest="prune",
+        action="store_false",
+        help="keep every change of a proposal, also one whose effect on the holdout has "
+        "the wrong sign",
+    )
     b.add_argument("--max-changes", type=int, default=d.max_changes)
     b.add_argument("--proposals", type=int, default=d.proposals, help="proposals shown")
     b.add_argument("--z", type=float, default=d.z, help="racing: one-sided z to drop a candidate")
@@ -423,6 +439,8 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         repair_tries=args.repair_tries,
         slot_price=args.slot_price,
         repair_memory=args.repair_memory,
+        verify_blocks=args.verify_blocks,
+        prune=args.prune,
     )
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
@@ -446,8 +464,14 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     )
 
     def progress(st: dict[str, Any]) -> None:
-        if st.get("holdout"):
-            bar.set_postfix_str(f"holdout done, {st['matches_played']} matches")
+        if "plan" in st:  # before the search: can the verification tell at all?
+            plan = st["plan"]
+            line = plan.text(budget.verify_blocks, st["per_block"])
+            tqdm.write(("warning: " if not plan.can_tell else "") + line, file=sys.stderr)
+            return
+        if st.get("holdout") or st.get("verified"):
+            what = "verification" if st.get("verified") else "holdout"
+            bar.set_postfix_str(f"{what} done, {st['matches_played']} matches")
             return
         bar.update(1)
         bar.set_postfix_str(

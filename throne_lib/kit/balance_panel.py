@@ -24,9 +24,12 @@ from throne_lib.kit.balance import (
     BalanceGame,
     BalanceResult,
     Budget,
+    Proposal,
     SearchSpace,
     Targets,
+    Tell,
     base_values,
+    plan_verification,
     search_space,
     suggest,
 )
@@ -108,22 +111,35 @@ def _cell(r: Any) -> str:
 
 
 def rates_table(res: BalanceResult, number: int, names: Mapping[str, str] | None = None) -> str:
-    """Before/after win rates with 95% intervals, as an HTML table (the first seat's row
-    only for a game that has a first seat)."""
+    """Before/after win rates with 95% intervals on the run's verification blocks
+    (coloured: in the band or not), the holdout's figure beside them, as an HTML table
+    (the first seat's row only for a game that has a first seat)."""
     p = res.proposal(number)
     lo, hi = res.targets.band
     rows = []
+    verified = p.verified is not None and res.before_verified is not None
     for g in [*res.groups, FIRST]:
-        b, a = res.before.rates[g], p.after.rates[g]
+        held = p.after.rates[g]
+        if p.verified is not None and res.before_verified is not None:  # the verdict's data
+            b, a = res.before_verified.rates[g], p.verified.rates[g]
+        else:
+            b, a = res.before.rates[g], held
         if g == FIRST and math.isnan(b.win_rate) and math.isnan(a.win_rate):
             continue
         ok = a.win_rate <= res.targets.first_seat_max if g == FIRST else lo <= a.win_rate <= hi
         label = "先手 first seat" if g == FIRST else (names or {}).get(g, g)
         rows.append(
             f"<tr><td>{html.escape(label)}</td><td>{_cell(b)}</td>"
-            f"<td style='color:{'#1e8449' if ok else '#c0392b'}'>{_cell(a)}</td></tr>"
+            f"<td style='color:{'#1e8449' if ok else '#c0392b'}'>{_cell(a)}</td>"
+            + (f"<td style='color:#5d6778'>{_cell(held)}</td>" if verified else "")
+            + "</tr>"
         )
-    head = "<tr><th></th><th>调整前 before</th><th>调整后 after</th></tr>"
+    where = "（复核）" if verified else ""
+    head = (
+        f"<tr><th></th><th>调整前 before{where}</th><th>调整后 after{where}</th>"
+        + ("<th>留出 holdout</th>" if verified else "")
+        + "</tr>"
+    )
     return f"<table style='font-size:12px'>{head}{''.join(rows)}</table>"
 
 
@@ -142,6 +158,39 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.1f} 分钟"
     return f"{seconds / 3600:.1f} 小时"
+
+
+def _tell_html(t: Tell, blocks: int, per_block: float) -> str:
+    """What the run's verification can tell (before the run: planned; after: played),
+    in the panel's words: a red warning when the budget cannot tell."""
+    when = "计划复核" if t.planned else "复核"
+    head = (
+        f"{when}：每个组最少 {t.matches} 局，95% 区间 ±{100 * t.half_width:.1f} 个百分点，"
+        f"目标区间半宽 ±{100 * t.band_half:.1f}"
+    )
+    if t.can_tell:
+        return f"<p style='color:#1e8449'>{head}：足以判断是否达标</p>"
+    need = math.ceil(t.needed / per_block) if per_block else None
+    more = f"；约需 {need} 个复核区块（--verify-blocks {need}）" if need else ""
+    return (
+        f"<p style='color:#c0392b'><b>预算不足以判断</b>（budget cannot tell）：{head}，"
+        f"比目标区间还宽；需每组约 {t.needed} 局{more}</p>"
+    )
+
+
+def _verdict_html(res: BalanceResult, p: Proposal) -> str:
+    """The verdict line of a proposal: imbalance on the holdout and the verification
+    blocks, and whether it meets the targets on the latter alone."""
+    held = f"失衡度 {res.before.imbalance:.3f} → {p.after.imbalance:.3f}（留出对局）"
+    if p.verified is None or res.before_verified is None:
+        return f"<p>{held} · 未复核</p>"
+    cannot = res.verified_tell is not None and not res.verified_tell.can_tell
+    return (
+        f"<p>{held}；复核 {res.before_verified.imbalance:.3f} → {p.verified.imbalance:.3f}"
+        f"（从未见过的种子）· 复核达标：{'是' if p.verified.meets else '否'}"
+        + ("（预算不足以判断）" if cannot else "")
+        + "</p>"
+    )
 
 
 class SuggestPanel:
@@ -176,6 +225,13 @@ class SuggestPanel:
         self.blocks = w.IntSlider(value=d.blocks, min=2, max=12, description="搜索区块")
         self.holdout = w.IntSlider(value=d.holdout_blocks, min=1, max=30, description="留出区块")
         self.max_changes = w.IntSlider(value=d.max_changes, min=1, max=30, description="最多改动")
+        self.verify_blocks = w.IntSlider(
+            value=d.verify_blocks,
+            min=1,
+            max=60,
+            description="复核区块",
+            tooltip="搜索和留出之后，在从未用过的种子上复核各方案；是否达标只看复核结果",
+        )
         self.repair = w.IntSlider(
             value=d.repair,
             min=0,
@@ -210,6 +266,8 @@ class SuggestPanel:
         self.button.on_click(lambda _: self.run())
         self.progress = w.IntProgress(value=0, min=0, max=1, description="代")
         self.status = w.Label(value="")
+        # what the run's verification can tell: before the run (planned) and after it
+        self.warning = w.HTML(value="")
         self.chart = w.Output()
         self.choice = w.ToggleButtons(options=[], description="方案")
         self.choice.observe(self._on_choice, names="value")
@@ -225,7 +283,14 @@ class SuggestPanel:
         shown = [self.band, self.first] if first_seat else [self.band]
         targets = w.VBox([w.HTML("<b>目标</b>"), *shown, self.freeze])
         budget = w.VBox(
-            [w.HTML("<b>预算</b>"), self.population, self.generations, self.blocks, self.holdout]
+            [
+                w.HTML("<b>预算</b>"),
+                self.population,
+                self.generations,
+                self.blocks,
+                self.holdout,
+                self.verify_blocks,
+            ]  # fmt: skip
         )
         extra = w.VBox(
             [self.max_changes, self.repair, self.confirm, self.seed, self.time_limit,
@@ -236,6 +301,7 @@ class SuggestPanel:
                 w.HBox([targets, budget, extra]),
                 w.HBox([self.estimate_button, self.estimate_label]),
                 w.HBox([self.progress, self.status]),
+                self.warning,
                 self.chart,
                 self.choice,
                 w.HBox([self.apply_button, self.applied]),
@@ -251,6 +317,7 @@ class SuggestPanel:
             blocks=self.blocks.value,
             holdout_blocks=self.holdout.value,
             max_changes=self.max_changes.value,
+            verify_blocks=self.verify_blocks.value,
             repair=self.repair.value,
             # as many confirm blocks as search blocks, confirmed moves made together: the
             # acceptance run's choice
@@ -259,13 +326,17 @@ class SuggestPanel:
             time_limit=60.0 * self.time_limit.value if self.time_limit.value else None,
         )
 
+    def _targets(self) -> Targets:
+        return Targets(tuple(self.band.value), self.first.value if self.first_seat else 1.0)
+
     def block_count(self) -> int:
         """Blocks a search of this budget plays at most: each generation's population
         on every search block, the holdout for the current table and each proposal
         (the cache and the card filter make the real count smaller)."""
         b = self._budget()
         search = b.population * (b.generations + 1) * b.blocks
-        return search + b.holdout_blocks * (b.proposals + 1) + b.repair * b.blocks
+        end = (2 * b.holdout_blocks + b.verify_blocks) * (b.proposals + 1)  # + effects
+        return search + end + b.repair * b.blocks
 
     def estimate(self) -> float:
         """Time one block of matches on this machine (serial) and say how long the
@@ -286,6 +357,8 @@ class SuggestPanel:
         workers = 1 if self.backend.value == "serial" else max(1, (os.cpu_count() or 1))
         total = per_block * blocks / workers
         limit = f"；限时 {self.time_limit.value} 分钟" if self.time_limit.value else ""
+        plan, least = plan_verification(game, self._budget(), self._targets(), int(self.seed.value))
+        self.warning.value = _tell_html(plan, self._budget().verify_blocks, least)
         self.estimate_label.value = (
             f"预计最多约 <b>{_duration(total)}</b>（{blocks} 个区块 × 每区块 {per_block:.1f} 秒"
             f"，{len(block)} 局，本机刚测得{'' if workers == 1 else f'，{workers} 个进程'}）{limit}"
@@ -294,6 +367,15 @@ class SuggestPanel:
 
     def _tick(self, h: dict[str, Any]) -> None:
         elapsed = time.perf_counter() - self._started
+        if "plan" in h:  # before the search: can its verification tell?
+            self.warning.value = _tell_html(h["plan"], self._budget().verify_blocks,
+                                            h["per_block"])  # fmt: skip
+            return
+        if h.get("verified"):
+            self.status.value = (
+                f"留出验证完成，复核完成 · {h['matches_played']} 局 · 用时 {_duration(elapsed)}"
+            )
+            return
         if h.get("holdout"):
             self.status.value = (
                 f"留出验证完成 · {h['matches_played']} 局 · 用时 {_duration(elapsed)}"
@@ -328,6 +410,7 @@ class SuggestPanel:
         self.progress.value = 0
         self._started = time.perf_counter()
         self.status.value = "开始搜索……"
+        self.warning.value = ""
         self.applied.value = ""
         self.apply_button.disabled = True  # until this run has a proposal
         self.button.disabled = True
@@ -335,7 +418,7 @@ class SuggestPanel:
             res = suggest(
                 game,
                 space,
-                Targets(tuple(self.band.value), self.first.value if self.first_seat else 1.0),
+                self._targets(),
                 budget,
                 self.seed.value,
                 self.backend.value,
@@ -344,6 +427,8 @@ class SuggestPanel:
         finally:
             self.button.disabled = False
         self.game, self.result = game, res
+        if res.verified_tell is not None:
+            self.warning.value = _tell_html(res.verified_tell, budget.verify_blocks, res.per_block)
         self.chart.clear_output()
         fig, ax = plt.subplots(figsize=(6, 3.5))
         plot_front(res, ax)
@@ -385,8 +470,7 @@ class SuggestPanel:
         )
         self.detail_html.value = (
             f"{diff}{rules}"
-            f"<p>失衡度 {self.result.before.imbalance:.3f} → {p.after.imbalance:.3f}"
-            f"（留出对局）· 达标：{'是' if p.after.meets else '否'}</p>"
+            + _verdict_html(self.result, p)
             + rates_table(self.result, number, self.names)
         )
         self.matrix_figure = plot_matrices(self.result, number, self.names)

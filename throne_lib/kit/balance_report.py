@@ -23,6 +23,7 @@ from throne_lib.kit.balance import (
     Changes,
     GroupRate,
     Measure,
+    Proposal,
     Targets,
     Verification,
     apply_card_changes,
@@ -152,22 +153,106 @@ def report_text(
         *_lever_lines(res),
         *_repair_lines(res, names),
         f"Pareto set of the search: {len(res.front)} candidates; shown: {len(res.proposals)}",
+        *tell_lines(res),
     ]
     if not res.proposals:
         lines.append("no proposal improved on the unchanged table")
     for p in res.proposals:
+        if p.verified is None or res.before_verified is None:  # a result without one
+            lines += [
+                "",
+                f"== proposal {p.number}: {p.n_changes} change(s), size {p.size:g}, "
+                f"imbalance search {p.search_imbalance:.3f} -> holdout "
+                f"{p.after.imbalance:.3f} (before {res.before.imbalance:.3f}); not verified ==",
+                p.diff_text,
+                *(f"rules: {n} {o} -> {v}" for n, o, v in p.rules_changes),
+            ]
+            lines += _rate_lines(res.groups, res.targets, res.before, p.after, names, "holdout")
+            continue
+        cannot = res.verified_tell is not None and not res.verified_tell.can_tell
         lines += [
             "",
             f"== proposal {p.number}: {p.n_changes} change(s), size {p.size:g}, "
-            f"imbalance search {p.search_imbalance:.3f} -> holdout {p.after.imbalance:.3f}"
-            f" (before {res.before.imbalance:.3f}); targets met on holdout: "
-            f"{'yes' if p.after.meets else 'no'} ==",
+            f"imbalance search {p.search_imbalance:.3f} -> holdout {p.after.imbalance:.3f} "
+            f"-> verification {p.verified.imbalance:.3f} (unchanged table "
+            f"{res.before_verified.imbalance:.3f}); targets met on the verification seeds: "
+            f"{'yes' if p.verified.meets else 'no'}"
+            + (" (but the budget cannot tell)" if cannot else "")
+            + " ==",
             p.diff_text,
+            *(f"rules: {n} {o} -> {v}" for n, o, v in p.rules_changes),
         ]
-        for name, old, new in p.rules_changes:
-            lines.append(f"rules: {name} {old} -> {new}")
-        lines += _rate_lines(res.groups, res.targets, res.before, p.after, names, "holdout")
+        lines += verified_lines(res.groups, res.targets, res.before_verified, p, names)
     return "\n".join(lines)
+
+
+def tell_lines(res: BalanceResult) -> list[str]:
+    """What the run's verification could tell: planned before the run and as played
+    (:class:`~throne_lib.kit.balance.Tell`), and its seeds."""
+    if res.before_verified is None:
+        return []
+    lo, hi = res.verify_seeds
+    b = res.budget
+    lines = [
+        f"verification: {b.verify_blocks} blocks on match seeds {lo}–{hi}, which no step of "
+        "the run (search, confirm, holdout) played; whether a proposal meets the targets "
+        "is said from these figures alone"
+    ]
+    for t in (res.planned, res.verified_tell):
+        if t is not None:
+            lines.append(("  " if t.can_tell else "  WARNING: ") + t.text(b.verify_blocks,
+                         res.per_block))  # fmt: skip
+    return lines
+
+
+def _sure(r: GroupRate, lo: float, hi: float) -> str:
+    """``sure`` when the 95% interval lies wholly on one side of the band's edges (all
+    inside, or all outside), ``unsure`` when it straddles an edge."""
+    if math.isnan(r.win_rate):
+        return ""
+    inside = lo <= r.ci_low and r.ci_high <= hi
+    outside = r.ci_high < lo or r.ci_low > hi
+    return "sure" if inside or outside else "unsure"
+
+
+def verified_lines(
+    groups: Sequence[str],
+    targets: Targets,
+    before: Measure,
+    p: Proposal,
+    names: Mapping[str, str],
+) -> list[str]:
+    """Each group's rate on the verification blocks before and after, with its 95%
+    interval beside the band, the verdict (point estimate) and whether the interval is
+    sure of it; the holdout's figure (which helped choose the proposal) last."""
+    assert p.verified is not None
+    lo, hi = targets.band
+    lines = [
+        f"band {100 * lo:.0f}–{100 * hi:.0f}%; verification (95% intervals) and holdout:",
+        f"{'before (verify)':<26}{'after (verify)':<26}{'meets':<7}{'sure?':<8}"
+        f"{'after (holdout)':<17}group",
+    ]
+    for g in [*groups, FIRST]:
+        a = p.verified.rates[g]
+        if g == FIRST:
+            if math.isnan(a.win_rate) and math.isnan(before.rates[g].win_rate):
+                continue
+            label, ok = (
+                f"first seat (≤ {100 * targets.first_seat_max:.0f}%)",
+                (a.win_rate <= targets.first_seat_max),
+            )
+            sure = _sure(a, -1.0, targets.first_seat_max)
+        else:
+            label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a.win_rate <= hi
+            sure = _sure(a, lo, hi)
+        held = p.after.rates[g].win_rate
+        lines.append(
+            f"{_pct(before.rates[g]):<26}{_pct(a):<26}{'yes' if ok else 'NO':<7}{sure:<8}"
+            f"{'-' if math.isnan(held) else f'{100 * held:5.1f}%':<17}{label}"
+        )
+    if targets.length is not None:
+        lines.append(f"{before.mean_length:<26.1f}{p.verified.mean_length:<26.1f}mean length")
+    return lines
 
 
 def _rate_lines(
@@ -302,6 +387,14 @@ def run_record(
         "levers": res.levers,
         "history": res.history,
         "front": [{"changes": dict(c), "objectives": list(o)} for c, o in res.front],
+        "verification": {
+            "blocks": res.budget.verify_blocks,
+            "seeds": list(res.verify_seeds),
+            "per_block": res.per_block,
+            "planned": dataclasses.asdict(res.planned) if res.planned else None,
+            "played": dataclasses.asdict(res.verified_tell) if res.verified_tell else None,
+            "lines": tell_lines(res),
+        },
         "names": {k: v for k, v in sorted(names.items()) if k in cards or k in res.groups},
     }
 
@@ -318,13 +411,22 @@ def result_frame(
     ``options`` (how its matches were played) and its record (:func:`run_record` of
     ``run``) as JSON on every row."""
     rows: list[dict[str, Any]] = []
-    entries: list[tuple[int, Changes, str, str, Measure, float, float]] = [
-        (0, (), "", "", res.before, res.before_search, 0.0)
+    entries: list[tuple[int, Changes, str, str, Measure, float, float, Measure | None]] = [
+        (0, (), "", "", res.before, res.before_search, 0.0, res.before_verified)
     ]
     for p in res.proposals:
         rules = "; ".join(f"{n} {o} -> {v}" for n, o, v in p.rules_changes)
         entries.append(
-            (p.number, p.changes, p.diff_text, rules, p.after, p.search_imbalance, p.size)
+            (
+                p.number,
+                p.changes,
+                p.diff_text,
+                rules,
+                p.after,
+                p.search_imbalance,
+                p.size,
+                p.verified,
+            )
         )
     t = res.targets
     targets_json = json.dumps(
@@ -337,7 +439,7 @@ def result_frame(
     )
     options_json = json.dumps(dict(options or {}), ensure_ascii=False, default=_jsonable)
     run_json = json.dumps(run_record(res, run, names), ensure_ascii=False, default=_jsonable)
-    for number, changes, diff, rules, m, search_imb, size in entries:
+    for number, changes, diff, rules, m, search_imb, size, vm in entries:
         base = base_values(changes, res.space)
         listed = json.dumps(change_list(changes, base, names), ensure_ascii=False)
         matchups = json.dumps([[a, b, x] for (a, b), x in sorted(m.matchups.items())])
@@ -355,7 +457,9 @@ def result_frame(
                     "rules": rules,
                     "search_imbalance": search_imb,
                     "holdout_imbalance": m.imbalance,
-                    "meets": m.meets,
+                    # the verdict: on the run's verification blocks only (None: none)
+                    "meets": None if vm is None else vm.meets,
+                    "verify_imbalance": math.nan if vm is None else vm.imbalance,
                     "mean_length": m.mean_length,
                     "group": g,
                     "matches": r.matches,
@@ -365,6 +469,7 @@ def result_frame(
                     "after": r.win_rate,
                     "after_low": r.ci_low,
                     "after_high": r.ci_high,
+                    **_verify_cells(res.before_verified, vm, g),
                     "seed": res.seed,
                     "targets_json": targets_json,
                     "options_json": options_json,
@@ -373,6 +478,19 @@ def result_frame(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _verify_cells(before: Measure | None, after: Measure | None, g: str) -> dict[str, Any]:
+    """A group's row's figures on the run's verification blocks (NaN: not verified)."""
+    out: dict[str, Any] = {}
+    for name, m in (("verify_before", before), ("verify", after)):
+        r = m.rates.get(g) if m is not None else None
+        out[name] = r.win_rate if r is not None else math.nan
+        out[f"{name}_low"] = r.ci_low if r is not None else math.nan
+        out[f"{name}_high"] = r.ci_high if r is not None else math.nan
+    r = after.rates.get(g) if after is not None else None
+    out["verify_matches"] = r.matches if r is not None else 0
+    return out
 
 
 def save_result(

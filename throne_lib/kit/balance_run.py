@@ -189,15 +189,23 @@ def _header(rf: RunFile) -> list[str]:
 
 
 def _rate_lines(
-    rows: pd.DataFrame, targets: Targets, names: Mapping[str, str], where: str = "holdout"
+    rows: pd.DataFrame,
+    targets: Targets,
+    names: Mapping[str, str],
+    where: str = "holdout",
+    before_col: str = "before",
+    after_col: str = "after",
 ) -> list[str]:
+    """Each group's rate before and after (columns ``before_col``/``after_col`` with
+    their ``_low``/``_high`` intervals) and whether it is on target."""
     lines = [f"{f'before ({where})':<26}{f'after ({where})':<26}on target  group"]
     lo, hi = targets.band
     for _, r in rows.iterrows():
-        g, a = str(r["group"]), float(r["after"])
+        g, a = str(r["group"]), float(r[after_col])
         ok = a <= targets.first_seat_max if g == FIRST else lo <= a <= hi
-        before = _pct(float(r["before"]), float(r["before_low"]), float(r["before_high"]))
-        after = _pct(a, float(r["after_low"]), float(r["after_high"]))
+        b = float(r[before_col])
+        before = _pct(b, float(r[f"{before_col}_low"]), float(r[f"{before_col}_high"]))
+        after = _pct(a, float(r[f"{after_col}_low"]), float(r[f"{after_col}_high"]))
         verdict = "-" if math.isnan(a) else ("yes" if ok else "NO")
         lines.append(f"{before:<26}{after:<26}{verdict:<11}{_label(g, names)}")
     return lines
@@ -222,21 +230,43 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
     if not chosen:
         lines += ["", "no proposal improved on the unchanged table"]
         lines += _rate_lines(rf.rows(0), t, names)
+    verified = "verify_imbalance" in rf.frame.columns
+    if verified:
+        lines += list((rf.run or {}).get("verification", {}).get("lines", []))
     for n in chosen:
         rows = rf.rows(n)
         r = rows.iloc[0]
         ch = rf.changes(n)
-        lines += [
-            "",
+        head = (
             f"== proposal {n}: {len(ch)} change(s), size {float(r.get('size', math.nan)):g}, "
             f"imbalance search {float(r.get('search_imbalance', math.nan)):.3f} -> holdout "
             f"{float(r.get('holdout_imbalance', math.nan)):.3f}"
-            f" (before {float(base.get('holdout_imbalance', math.nan)):.3f}); targets met on "
-            f"holdout: {'yes' if bool(r.get('meets', False)) else 'no'} ==",
+        )
+        if verified:
+            played = ((rf.run or {}).get("verification", {}) or {}).get("played") or {}
+            cannot = played and played.get("half_width", 0) > played.get("band_half", 1)
+            head += (
+                f" -> verification {float(r['verify_imbalance']):.3f} (unchanged table "
+                f"{float(base['verify_imbalance']):.3f}); targets met on the verification "
+                f"seeds: {'yes' if bool(r.get('meets', False)) else 'no'}"
+                + (" (but the budget cannot tell)" if cannot else "")
+                + " =="
+            )
+        else:
+            head += (
+                f" (before {float(base.get('holdout_imbalance', math.nan)):.3f}); targets met "
+                f"on holdout: {'yes' if bool(r.get('meets', False)) else 'no'} =="
+            )
+        lines += [
+            "",
+            head,
             "changes (card.field: old -> new):",
             *(f"  {change_line(c)}" for c in ch),
         ]
-        lines += _rate_lines(rows, t, names)
+        if verified:
+            lines += _rate_lines(rows, t, names, "verify", "verify_before", "verify")
+        else:
+            lines += _rate_lines(rows, t, names)
         if "mean_length" in rows.columns:
             lines.append(
                 f"mean length (rounds): {float(base['mean_length']):.1f} -> "

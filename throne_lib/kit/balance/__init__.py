@@ -29,6 +29,9 @@ draw a block of matches and how to play a batch of them. The search itself:
 - **Holdout**: every proposal shown is re-measured, with the unchanged table beside
   it, on fresh blocks whose seeds the search never used; win rates carry 95% Wilson
   intervals.
+- **Verification** (:data:`Budget.verify_blocks`): then on blocks whose seeds no step of
+  the run used; whether a proposal meets the targets is said from these alone, with
+  what the sample can tell (:func:`plan_verification`, before the run).
 
 Parallel on a process pool or a Dask cluster; the rows come back in submission order,
 so the same seed gives the same proposals on every backe
@@ -69,6 +72,7 @@ from throne_lib.kit.balance.budget import (
     Budget,
 )
 from throne_lib.kit.balance.measure import (
+    CHECK_BASE,
     MAX_BLOCKS,
     MAX_SEED,
     SEED_STRIDE,
@@ -115,7 +119,11 @@ from throne_lib.kit.balance.space import (
     variant,
 )
 from throne_lib.kit.balance.verification import (
+    Tell,
     Verification,
+    half_width,
+    plan_verification,
+    tell,
     verify,
 )
 
@@ -123,6 +131,7 @@ __all__ = [
     "BalanceGame",
     "BalanceResult",
     "Budget",
+    "CHECK_BASE",
     "CONFIRM_TOP",
     "Candidate",
     "CardTableAdapter",
@@ -152,6 +161,7 @@ __all__ = [
     "SearchSpace",
     "SeatResult",
     "Tally",
+    "Tell",
     "Targets",
     "USELESS_WEIGHT",
     "VERIFY_BASE",
@@ -167,16 +177,19 @@ __all__ = [
     "change_size",
     "is_cost",
     "effect_numbers",
+    "half_width",
     "int_field",
     "keyword_amount",
     "normalise",
     "open_executor",
     "pairing_block",
     "parse_bounds",
+    "plan_verification",
     "search_space",
     "step_bound",
     "suggest",
     "tally",
+    "tell",
     "variant",
     "verify",
     "with_keyword_amount",

@@ -108,7 +108,23 @@ class Budget:
     one and the holdout (estimated from the time per match so far) would pass it. A run
     stopped early says so (:attr:`BalanceResult.generations_run`,
     :attr:`BalanceResult.repairs_run`); it is reproducible with ``generations`` and
-    ``repair`` set to the numbers it ran (the seeds do not depend on the clock)."""
+    ``repair`` set to the numbers it ran (the seeds do not depend on the clock). The
+    time kept for the end of the run counts the holdout, each change's effect on it
+    (about once more) and the verification blocks.
+
+    ``verify_blocks``: the run's own verification (#38): after the holdout, the
+    unchanged table and every proposal are re-measured on this many blocks whose seeds
+    no step of the run (search, confirm, holdout) nor any ``throne balance verify``
+    plays (:func:`block_seed` with ``check``). Whether a proposal meets the targets is
+    said from these figures alone; :func:`plan_verification` says before the run
+    whether they can tell at all.
+
+    ``prune``: keep a proposal's change only if its effect on the holdout (the
+    proposal with it against the proposal without it, on the same matches) has the sign
+    it was made for: its groups' rate up for a buff, down for a nerf, the first seat's
+    down for a rules lever (:func:`throne_lib.kit.balance.effects.change_effects`). The
+    holdout is data no choice of the search saw; a change that moved its groups the
+    wrong way there was most likely chosen for the search blocks' luck."""
 
     population: int = 8
     generations: int = 6
@@ -129,6 +145,8 @@ class Budget:
     repair_tries: int = REPAIR_TRIES
     slot_price: float = 0.0
     repair_memory: bool = False
+    verify_blocks: int = 8
+    prune: bool = True
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -138,6 +156,10 @@ class Budget:
                 raise ValueError(f"budget {name} must be at least 1")
         if self.generations < 0:  # 0: the first population only
             raise ValueError("budget generations must be at least 0")
+        if not 1 <= self.verify_blocks <= MAX_BLOCKS:
+            raise ValueError(
+                f"budget verify_blocks {self.verify_blocks}: expected 1 to {MAX_BLOCKS}"
+            )
         if max(self.blocks, self.holdout_blocks) > MAX_BLOCKS:
             raise ValueError(f"budget: at most {MAX_BLOCKS} blocks")
         if self.population < 2:

@@ -36,15 +36,27 @@ MAX_BLOCKS = 1_000
 # and holdout seed of a run seed below MAX_SEED.
 VERIFY_BASE = 2**40
 MAX_SEED = VERIFY_BASE // (2 * MAX_BLOCKS * SEED_STRIDE)
+# A run's own verification blocks (:data:`Budget.verify_blocks`) from here up: above
+# every search, holdout and ``verify`` seed, so no step of any run (and no later
+# ``throne balance verify``) plays them.
+CHECK_BASE = VERIFY_BASE + MAX_SEED * MAX_BLOCKS * SEED_STRIDE
 
 
-def block_seed(seed: int, k: int, holdout: bool = False, verify: bool = False) -> int:
-    """The first match seed of block ``k`` of the run with ``seed``: search, holdout and
-    verification blocks of every run seed in ``0 <= seed < MAX_SEED`` take disjoint seed
-    ranges, so holdout seeds are never searched and verification seeds never seen by
-    any search or holdout."""
+def block_seed(
+    seed: int, k: int, holdout: bool = False, verify: bool = False, check: bool = False
+) -> int:
+    """The first match seed of block ``k`` of the run with ``seed``: search, holdout,
+    verification (``verify``: :func:`verify`'s) and the run's own verification blocks
+    (``check``) of every run seed in ``0 <= seed < MAX_SEED`` take disjoint seed ranges
+    (each block's seeds below the next block's first: :data:`SEED_STRIDE`), so holdout
+    seeds are never searched and verification seeds never seen by any search or
+    holdout."""
     if not 0 <= seed < MAX_SEED:
         raise ValueError(f"balance seed {seed}: expected 0 <= seed < {MAX_SEED}")
+    if not 0 <= k < MAX_BLOCKS:
+        raise ValueError(f"block {k}: expected 0 <= block < {MAX_BLOCKS}")
+    if check:
+        return CHECK_BASE + (seed * MAX_BLOCKS + k) * SEED_STRIDE
     if verify:
         return VERIFY_BASE + (seed * MAX_BLOCKS + k) * SEED_STRIDE
     return ((2 * seed + holdout) * MAX_BLOCKS + k) * SEED_STRIDE

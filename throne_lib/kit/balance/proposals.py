@@ -1,12 +1,13 @@
-"""The search's result: :func:`suggest` runs it and re-measures the proposals it shows
-on holdout blocks (:class:`Proposal`, :class:`BalanceResult`)."""
+"""The search's result: :func:`suggest` runs it, re-measures the proposals it shows on
+holdout blocks, then on the run's own verification blocks, and says from the latter
+alone whether each meets the targets (:class:`Proposal`, :class:`BalanceResult`)."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from throne_lib.kit.balance.adapter import (
@@ -16,6 +17,7 @@ from throne_lib.kit.balance.budget import (
     Budget,
 )
 from throne_lib.kit.balance.measure import (
+    SEED_STRIDE,
     Evaluator,
     Measure,
     block_seed,
@@ -30,6 +32,7 @@ from throne_lib.kit.balance.space import (
     Targets,
     variant,
 )
+from throne_lib.kit.balance.verification import Tell, fewest, plan_verification, tell
 from throne_lib.kit.carddiff import diff_tables
 
 
@@ -41,12 +44,19 @@ class Proposal:
     size: float
     diff_text: str
     rules_changes: tuple[tuple[str, int, int], ...]  # (name, old, new)
-    after: Measure
+    after: Measure  # on the holdout blocks
     table: str  # the proposed card table
+    verified: Measure | None = None  # on the run's verification blocks
 
     @property
     def n_changes(self) -> int:
         return len(self.changes)
+
+    @property
+    def meets(self) -> bool | None:
+        """Does the proposal meet every target on the run's verification blocks (None:
+        not verified)? The holdout helped choose it, so its figures there do not count."""
+        return None if self.verified is None else self.verified.meets
 
 
 @dataclass
@@ -65,6 +75,13 @@ class BalanceResult:
     # the first-seat lever ladder measured before the card search (search blocks): one
     # {"changes", "first_rate", "imbalance", "dropped_at", "start"} per rung
     levers: list[dict[str, Any]] = field(default_factory=list)
+    # the unchanged table on the run's verification blocks, what those could tell
+    # (planned before the run and as played), and their first and last match seeds
+    before_verified: Measure | None = None
+    planned: Tell | None = None
+    verified_tell: Tell | None = None
+    per_block: float = 0.0  # the fewest matches of a group per block
+    verify_seeds: tuple[int, int] = (0, 0)
 
     def proposal(self, number: int) -> Proposal:
         for p in self.proposals:
@@ -177,6 +194,9 @@ def suggest(
     with open_executor(backend, workers, scheduler) as executor:
         ev = Evaluator(game, space, executor, chunk)
         search = _Search(game, space, targets, budget, seed, ev, progress)
+        planned, least = plan_verification(game, budget, targets, seed, ev)
+        if progress is not None:
+            progress({"plan": planned, "per_block": least, "matches_played": ev.played})
         search.run()
         front = search.pareto()
         base_c = search.archive[()]
@@ -219,6 +239,22 @@ def suggest(
                     task.table,
                 )
             )
+        # the run's own verification: seeds no step of it saw; the verdict is from here
+        check_rng = random.Random(f"check:{seed}")
+        check = [
+            game.block(check_rng, block_seed(seed, k, check=True))
+            for k in range(budget.verify_blocks)
+        ]
+        seeds = [block_seed(seed, k, check=True) for k in range(budget.verify_blocks)]
+        v_items = [i for blk in check for i in blk]
+        got_v = ev.outcomes([((), v_items)] + [(p.changes, v_items) for p in proposals])
+        v_before = Measure.of(tally(got_v[0]), targets, groups)
+        proposals = [
+            replace(p, verified=Measure.of(tally(o), targets, groups))
+            for p, o in zip(proposals, got_v[1:], strict=True)
+        ]
+        if progress is not None:
+            progress({"verified": True, "matches_played": ev.played})
         return BalanceResult(
             targets,
             budget,
@@ -243,4 +279,9 @@ def suggest(
                 }
                 for c in search.ladder
             ],
+            v_before,
+            planned,
+            tell(fewest(v_before, groups), targets),
+            least,
+            (seeds[0], seeds[-1] + SEED_STRIDE - 1),
         )

@@ -113,9 +113,10 @@ class _Generations:
         self.memory: dict[tuple[str, int], list[dict[str, float] | None]] = {}
 
     def _out_of_time(self, last_generation: float, reserve: bool = False) -> bool:
-        """Would one more generation (as long as the last) and the holdout pass the
-        budget's time limit? The holdout is estimated at the run's time per match so far
-        for the unchanged table and every proposal replaying all its matches. ``reserve``:
+        """Would one more generation (as long as the last) and the end of the run (the
+        holdout, the changes' effects on it and the verification) pass the budget's time
+        limit? The end is estimated at the run's time per match so far for the unchanged
+        table and every proposal replaying all its matches. ``reserve``:
         leave the repair its share of the limit too."""
         limit = self.budget.time_limit
         if limit is None:
@@ -125,8 +126,10 @@ class _Generations:
         spent = time.monotonic() - self.started
         per_match = spent / max(1, self.ev.played)
         items = sum(len(b) for b in self.blocks) / len(self.blocks)
-        holdout = per_match * items * self.budget.holdout_blocks * (1 + self.budget.proposals)
-        return spent + last_generation + holdout > limit
+        b = self.budget
+        # the holdout, each change's effect on it (about once more), the verification
+        end = per_match * items * (2 * b.holdout_blocks + b.verify_blocks) * (1 + b.proposals)
+        return spent + last_generation + end > limit
 
     # --- evaluation -----------------------------------------------------------------------
 
