@@ -137,6 +137,10 @@ class CitiesMatch(CastleMatch):
         )
         return [Act("concede", (q,)) for q in seats if q >= 0 and not w.out[q]]
 
+    def anytime_actions(self, seat: int) -> list[Act]:
+        """What ``seat`` may do out of turn (a playtest page offers it): its own 认输."""
+        return [a for a in self.concede_actions() if a.args[0] == seat]
+
     def _concede(self, act: Act) -> None:
         if act not in self.concede_actions():
             raise IllegalAction(act.text(), "CW-WIN-4", "only a player still in may concede")

@@ -179,26 +179,48 @@ class PlaytestSession:
         """Play ``action`` (an action or its text) for this seat at the position this page
         has seen. True: stored and applied. False: another page moved first (this page
         has caught up; the action was not played — ask again). Raises PlaytestError for a
-        spectator, a seat not to move, or an action the rules refuse (match unchanged)."""
+        spectator, a seat not to move (unless the action is one of its :meth:`anytime`
+        actions), or an action the rules refuse (match unchanged)."""
         if self.spectator:
             raise PlaytestError("旁观者不能行动")
         if self.is_over:
             raise PlaytestError("对局已经结束")
-        if self.match.current_seat != self.seat:
-            raise PlaytestError("还没有轮到你")
+        action = self._parse(action)
+        if action not in self.anytime():
+            if self.match.current_seat != self.seat:
+                raise PlaytestError("还没有轮到你")
+            if action not in self.match.legal_actions():  # the rule that refuses it, or:
+                self._trial(action)  # an action apply() takes from any seat (认输 of another)
+                raise PlaytestError(f"不合法的行动：座位 {self.seat} 现在不能做 {action}")
         return self._append(action, self.seat, "human")
 
-    def _append(self, action: Any, seat: int, by: str) -> bool:
-        if isinstance(action, str):
-            try:
-                action = self.match.parse(action)
-            except ValueError as exc:
-                raise PlaytestError(f"无法识别的行动 {action!r}（{exc}）") from None
+    def anytime(self) -> list[Any]:
+        """What this seat may do when it is not its turn: the game's ``anytime_actions(seat)``
+        (城池战's 认输, CW-WIN-4), none for a game without them."""
+        if self.spectator or self.is_over or not hasattr(self.match, "anytime_actions"):
+            return []
+        return list(self.match.anytime_actions(self.seat))
+
+    def _trial(self, action: Any) -> tuple[Any, Any]:
+        """A copy of the match with ``action`` applied, and its events."""
         trial = self.match.copy()
         try:
             events = trial.apply(action)
         except IllegalAction as exc:
             raise PlaytestError(f"不合法的行动：{exc.reason}（{exc.rule}）") from None
+        return trial, events
+
+    def _parse(self, action: Any) -> Any:
+        if not isinstance(action, str):
+            return action
+        try:
+            return self.match.parse(action)
+        except ValueError as exc:
+            raise PlaytestError(f"无法识别的行动 {action!r}（{exc}）") from None
+
+    def _append(self, action: Any, seat: int, by: str) -> bool:
+        action = self._parse(action)
+        trial, events = self._trial(action)
         text = self.codec.action_text(self.match, action)
         if not self.store.append(self.pid, self.seq + 1, text, trial.hash(), seat, by):
             self.sync()
