@@ -67,3 +67,42 @@ def test_errors_are_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture
     (tmp_path / "junk").write_text("x" * 5000)
     assert main(["playtest", "--store", str(tmp_path / "junk"), "list"]) == 1
     assert "damaged" in capsys.readouterr().err
+
+
+def test_set_changes_the_playtests_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--set round_limit=1``: a one-round PIN playtest (PIN-TURN-7) whose pages and
+    export rebuild those rules from the stored header."""
+    store = str(tmp_path)
+    argv = ["playtest", "--store", store, "new", "--game", "pin", "--humans", "2"]
+    assert main([*argv, "--set", "round_limit=1"]) == 0
+    urls = re.findall(r"http://\S+", capsys.readouterr().out)
+    tokens = [parse_qs(urlparse(u).query) for u in urls[:2]]
+    st = SqliteStore(store)
+    pages = [PlaytestSession(st, q["playtest"][0], q["token"][0]) for q in tokens]
+    assert pages[0].match.rules.round_limit == 1
+    rng = random.Random(2)
+    while not pages[0].is_over:
+        for p in pages:
+            p.tick()
+            if p.my_turn():
+                p.submit(rng.choice(p.legal()))
+    assert pages[0].match.end_reason == "round_limit" and pages[0].seq < 40
+    assert main([*argv, "--set", "nope=1"]) == 1
+    assert "pin has no rule field 'nope'" in capsys.readouterr().err
+
+
+def test_options_the_log_header_would_lose_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from throne_lib.kit.playtest import manage
+
+    real = manage.header_dict
+    monkeypatch.setattr(
+        manage, "header_dict", lambda g, h: {k: v for k, v in real(g, h).items() if k != "options"}
+    )
+    st = SqliteStore(tmp_path)
+    with pytest.raises(ValueError, match="does not carry"):
+        manage.create(st, "pin", 2, 2, options={"rules": {"round_limit": 1}})
+    assert st.playtests() == []  # nothing stored

@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--seed", type=int, default=1)
     new.add_argument("--cards", default=None, help="the card table file the match uses")
+    new.add_argument("--set", dest="sets", action="append", default=[], metavar="FIELD=VALUE",
+                     help="change a rule parameter of the game (repeatable), e.g. PIN "
+                     "round_limit=1 for a short match; see docs/balance.md")  # fmt: skip
     new.add_argument("--title", default="")
     new.add_argument("--base", default=None, help="the links' base URL (the Voilà server)")
     sub.add_parser("list", help="every playtest: id, game, seats, actions, state")
@@ -75,9 +78,14 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "new":
             g = registry.get(args.game)
             players = args.players or g.seats[0]
+            options = {}
+            if args.sets:
+                from throne_lib.kit.variants import parse_sets, with_changes
+
+                options = with_changes(g, {}, parse_sets(g, args.sets))
             created = manage.create(
                 store, g.name, players, args.humans, args.agent, args.think, args.seed,
-                args.cards, args.idle, args.title,
+                args.cards, args.idle, args.title, options,
             )  # fmt: skip
             pt = created.playtest
             print(f"playtest {pt.id}: {g.title} ({g.name}), {players} seats, seed {args.seed}")

@@ -21,7 +21,16 @@ from urllib.parse import urlencode
 
 from throne_lib.kit import registry
 from throne_lib.kit.agents import agent_names
-from throne_lib.kit.log import AgentInfo, LogNote, LogRecord, _events, codec, header_dict, header_of
+from throne_lib.kit.log import (
+    AgentInfo,
+    LogError,
+    LogNote,
+    LogRecord,
+    _events,
+    codec,
+    header_dict,
+    header_of,
+)
 from throne_lib.kit.playtest.session import PlaytestError, new_match_of
 from throne_lib.kit.playtest.store import SPECTATOR, Created, PlaytestStore, SeatSpec, iso
 
@@ -99,9 +108,26 @@ def create(
     ]
     agents = [AgentInfo("human" if sp.kind == "human" else sp.agent, sp.seed) for sp in specs]
     header = header_dict(g.name, header_of(match, agents))
-    created = store.create(g.name, header, specs, think, idle, title)
-    new_match_of(created.playtest)  # the stored header rebuilds the match (else: refuse now)
-    return created
+    _check_header(g.name, header, match)
+    return store.create(g.name, header, specs, think, idle, title)
+
+
+def _check_header(game: str, header: Mapping[str, Any], match: Any) -> None:
+    """The header the playtest stores rebuilds ``match`` exactly (its rules changes
+    included), else refuse now: every page and the export would start from another match."""
+
+    def err(msg: str) -> LogError:
+        return LogError("new playtest", 1, msg)
+
+    try:
+        rebuilt = codec(game).parse_header(dict(header), err).new_match()
+    except (LogError, ValueError) as exc:
+        raise ValueError(f"the playtest's log header does not rebuild its match: {exc}") from None
+    if rebuilt.hash() != match.hash():
+        raise ValueError(
+            f"{game}: the log header does not carry these match options; "
+            "a playtest of them would not replay"
+        )
 
 
 def dashboard(game: str) -> str:
