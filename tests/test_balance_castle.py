@@ -40,6 +40,8 @@ TEXT = TABLE_PATH.read_text(encoding="utf-8")
 # a tiny run that finds one proposal on the table and rules of this commit (seed 1)
 TINY = ["--population", "4", "--generations", "3", "--blocks", "2", "--block-matches", "2"]
 TINY += ["--holdout-blocks", "1", "--proposals", "2", "--backend", "serial", "--no-progress"]
+# a tiny holdout confirms no change's effect: keep them all (pruning: test_balance_verify_run)
+TINY += ["--no-prune", "--verify-blocks", "1"]
 ALLOWED = {f"rules.{n}" for n in ("lord_bonus_hp", "lord_leadership", "lord_mana")}
 
 
@@ -191,7 +193,8 @@ def test_balance_dispatches_through_the_registry_hook(
 # such test: its seat wins with its role, and a strong 城主 evens the table out.)
 STRONG = TEXT.replace("spearman,长枪兵,,special_soldier,2,", "spearman,长枪兵,,special_soldier,20,")
 SOLDIERS = ["spearman", "archer", "thrall_rider", "militia", "horned_demon"]
-SMALL = Budget(population=4, generations=3, blocks=3, holdout_blocks=8, proposals=3)
+# the spearman enters few holdout matches: its change is not pruned here (see the test)
+SMALL = Budget(population=4, generations=3, blocks=3, holdout_blocks=8, proposals=3, prune=False)
 
 
 def _role_imbalance(m: Measure, roles: list[str]) -> float:

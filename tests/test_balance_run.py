@@ -36,6 +36,9 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     argv = ["balance", "suggest", "--cards", str(cards), "--agent", "random"]
     argv += ["--generals", FOUR, "--population", "4", "--generations", "2", "--blocks", "2"]
     argv += ["--holdout-blocks", "2", "--workers", "1", "--no-progress", "--seed", "2"]
+    argv += [
+        "--no-prune"
+    ]  # a 2-block holdout confirms no change (pruning: test_balance_verify_run)
     argv += ["--out", str(out), "--report", str(report)]
     seen: list[Any] = []
     real = balance_cli.save_result

@@ -205,6 +205,9 @@ def test_cli_suggest_writes_report_and_parquet_and_applies(tmp_path: Path) -> No
     args += ["--generals", FOUR, "--population", "3", "--generations", "1", "--blocks", "2"]
     args += ["--holdout-blocks", "2", "--workers", "1", "--no-progress", "--seed", "1"]
     args += ["--rules="]  # card changes only: what apply writes
+    args += [
+        "--no-prune"
+    ]  # a 2-block holdout confirms no change (pruning: test_balance_verify_run)
     args += ["--out", str(out), "--report", str(report)]
     assert throne_main(args) == 0
     text = report.read_text(encoding="utf-8")

@@ -6,6 +6,9 @@ test_balance.py (seconds each)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import shutil
 import sys
 from dataclasses import replace
@@ -42,7 +45,8 @@ from throne_lib.kit.balance import (  # noqa: E402
     suggest,
 )
 from throne_lib.kit.balance_panel import SuggestPanel  # noqa: E402
-from throne_lib.kit.balance_report import report_text, result_frame  # noqa: E402
+from throne_lib.kit.balance_report import report_text, result_frame, save_result  # noqa: E402
+from throne_lib.kit.balance_run import load_run, show_text  # noqa: E402
 
 # --- bounds on a change (item 3) -----------------------------------------------------------
 
@@ -202,7 +206,7 @@ def test_the_dashboard_run_with_its_defaults_warns_that_its_budget_cannot_tell(
     panel.run()
     assert "预算不足以判断" in warned[0]  # said when the run starts
     assert "预算不足以判断" in panel.warning.value  # and after it
-    assert "复核达标" in panel.detail_html.value
+    assert "复核达标" in panel.detail_html.value and "留出对局上的效果" in panel.detail_html.value
 
 
 def test_the_command_line_warns_before_and_after_and_show_gives_the_verdict(
@@ -228,3 +232,87 @@ def test_the_command_line_warns_before_and_after_and_show_gives_the_verdict(
     if "== proposal 1" in shown:
         assert "targets met on the verification seeds:" in shown
         assert "before (verify)" in shown
+
+
+# --- each change's effect, and pruning (item 3) ---------------------------------------------
+
+
+class GiantReversedOnHoldout(ToyGame):
+    """The toy game, except that on the holdout of run seed ``seed`` a change of the
+    giant's power works backwards (power 8 - d plays as 8 + d): a nerf the search
+    chose makes the giant stronger on data it never saw."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.lo = block_seed(seed, 0, holdout=True)
+        self.hi = self.lo + MAX_BLOCKS * SEED_STRIDE
+
+    def play(self, task: PlayTask) -> list[Outcome]:
+        out = []
+        for item in task.items:
+            table = task.table
+            if self.lo <= item[2] < self.hi:  # type: ignore[index]
+                rows = list(csv.DictReader(io.StringIO(table)))
+                for r in rows:
+                    if r["id"] == "giant":
+                        r["power"] = str(16 - int(r["power"]))
+                buf = io.StringIO()
+                writer = csv.DictWriter(buf, list(rows[0]), lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
+                table = buf.getvalue()
+            out += super().play(replace(task, table=table, items=(item,)))
+        return out
+
+
+def test_a_change_whose_holdout_effect_has_the_wrong_sign_is_dropped() -> None:
+    game = GiantReversedOnHoldout(3)
+    space = search_space(game, fields=["power"], rules=[])
+    budget = replace(SMALL, holdout_blocks=10, verify_blocks=2)
+    kept = suggest(game, space, Targets(), replace(budget, prune=False), seed=3, backend="serial")
+    nerfs = [e for p in kept.proposals for e in p.effects if e.key == "giant.power"]
+    assert nerfs and all(e.new < e.old and e.expected == -1 for e in nerfs)
+    assert all(e.effect > 0 and e.low > 0 for e in nerfs)  # clearly the wrong way on the holdout
+    pruned = suggest(game, space, Targets(), budget, seed=3, backend="serial")
+    assert not any(k == "giant.power" for p in pruned.proposals for k, _ in p.changes)
+    for p in pruned.proposals:  # every change kept was confirmed on the holdout
+        for e in p.effects:
+            assert e.kept == e.confirmed
+            assert e.kept == (e.key in dict(p.changes))
+    text = report_text(kept)
+    assert "each change's effect on the holdout" in text
+    assert re.search(
+        r"giant \(巨人\)\.power 8 -> \d: 巨人 \+\d+\.\d \[\+", report_text(kept, {"giant": "巨人"})
+    )
+
+
+def test_effects_are_in_the_file_and_show_prints_them(tmp_path: Path) -> None:
+    game = ToyGame()
+    res = suggest(game, search_space(game), Targets(), replace(SMALL, verify_blocks=2), seed=3,
+                  backend="serial")  # fmt: skip
+    assert res.proposals and all(p.effects for p in res.proposals)
+    for p in res.proposals:
+        for e in p.effects:
+            assert e.kept and e.confirmed and e.low <= e.effect <= e.high
+    out = save_result(res, tmp_path / "r.parquet")
+    shown = show_text(load_run(out))
+    assert shown.count("each change's effect on the holdout") == len(res.proposals)
+    assert "; kept" in shown
+
+
+def test_the_docs_quote_the_kept_example_run() -> None:
+    """docs/balance.md's example of a verified run is the file kept under
+    results/balance/ (run-verified.sh), line for line; ``show`` re-reads it."""
+    root = Path(__file__).parent.parent
+    kept = root / "results" / "balance"
+    docs = (root / "docs" / "balance.md").read_text(encoding="utf-8")
+    quoted = docs.split("The end of the report's header and proposal 3", 1)[1]
+    quoted = quoted.split("```\n", 2)[1]
+    report = (kept / "verified.txt").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in quoted.splitlines() if line and line != "…"]
+    assert len(lines) > 10 and all(line in report for line in lines)
+    err = (kept / "verified-stderr.txt").read_text(encoding="utf-8").strip()
+    assert err in docs and "BUDGET CANNOT TELL" in err
+    shown = show_text(load_run(kept / "verified.parquet"))
+    assert shown.splitlines()[-1] == (kept / "verified-show.txt").read_text().splitlines()[-1]
+    assert "DROPPED: not the sign it was made for" in shown

@@ -178,6 +178,23 @@ def _tell_html(t: Tell, blocks: int, per_block: float) -> str:
     )
 
 
+def _effects_html(p: Proposal, names: Mapping[str, str]) -> str:
+    """Each change's effect on the holdout with its 95% interval, and whether it was
+    kept (the report's lines, in the panel's words)."""
+    if not p.effects:
+        return ""
+    rows = []
+    for e in p.effects:
+        who = "先手" if FIRST in e.groups else "、".join(names.get(g, g) for g in e.groups[:3])
+        span = f"[{100 * e.low:+.1f}, {100 * e.high:+.1f}]" if math.isfinite(e.low) else "[–]"
+        kept = "保留" if e.kept else "舍弃（方向不符）"
+        rows.append(
+            f"<li>{html.escape(e.key)} {e.old} → {e.new}：{html.escape(who)} "
+            f"{100 * e.effect:+.1f} 个百分点 {span}（{e.matches} 局）· {kept}</li>"
+        )
+    return f"<p>各改动在留出对局上的效果（95% 区间）：</p><ul>{''.join(rows)}</ul>"
+
+
 def _verdict_html(res: BalanceResult, p: Proposal) -> str:
     """The verdict line of a proposal: imbalance on the holdout and the verification
     blocks, and whether it meets the targets on the latter alone."""
@@ -471,6 +488,7 @@ class SuggestPanel:
         self.detail_html.value = (
             f"{diff}{rules}"
             + _verdict_html(self.result, p)
+            + _effects_html(p, self.names)
             + rates_table(self.result, number, self.names)
         )
         self.matrix_figure = plot_matrices(self.result, number, self.names)

@@ -20,6 +20,7 @@ from throne_lib.kit.balance import (
     LEVER_HEADROOM,
     BalanceGame,
     BalanceResult,
+    ChangeEffect,
     Changes,
     GroupRate,
     Measure,
@@ -182,8 +183,46 @@ def report_text(
             p.diff_text,
             *(f"rules: {n} {o} -> {v}" for n, o, v in p.rules_changes),
         ]
+        lines += effect_lines([effect_record(e) for e in p.effects], names)
         lines += verified_lines(res.groups, res.targets, res.before_verified, p, names)
     return "\n".join(lines)
+
+
+def effect_record(e: ChangeEffect) -> dict[str, Any]:
+    """A change's effect as the file keeps it (column ``effects_json``)."""
+    return dataclasses.asdict(e) | {"confirmed": e.confirmed, "groups": list(e.groups)}
+
+
+def effect_lines(effects: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
+    """Each change's effect on the holdout with its 95% interval, in points of its
+    groups' win rate, and whether the proposal kept it (:func:`effect_record` s)."""
+    if not effects:
+        return []
+    lines = [
+        "each change's effect on the holdout (the proposal with it against without it, same "
+        "matches; its groups' win rate, points, 95% interval):"
+    ]
+    for e in effects:
+        groups = [g for g in e["groups"] if g != FIRST]
+        who = "first seat" if FIRST in e["groups"] else ", ".join(names.get(g, g) for g in groups)
+        if len(groups) > 3:
+            who = f"{len(groups)} groups"
+        meant = {1: "up", -1: "down"}.get(int(e["expected"]), "no known direction")
+        low, high = 100 * float(e["low"]), 100 * float(e["high"])
+        interval = "[-, -]" if not math.isfinite(low) else f"[{low:+.1f}, {high:+.1f}]"
+        verdict = (
+            "kept"
+            if e["kept"] and e["confirmed"]
+            else "kept (no direction to confirm)"
+            if e["kept"]
+            else "DROPPED: not the sign it was made for"
+        )
+        lines.append(
+            f"  {_knob(str(e['key']), names)} {e['old']} -> {e['new']}: {who} "
+            f"{100 * float(e['effect']):+.1f} {interval} over {e['matches']} matches "
+            f"(meant: {meant}); {verdict}"
+        )
+    return lines
 
 
 def tell_lines(res: BalanceResult) -> list[str]:
@@ -411,8 +450,8 @@ def result_frame(
     ``options`` (how its matches were played) and its record (:func:`run_record` of
     ``run``) as JSON on every row."""
     rows: list[dict[str, Any]] = []
-    entries: list[tuple[int, Changes, str, str, Measure, float, float, Measure | None]] = [
-        (0, (), "", "", res.before, res.before_search, 0.0, res.before_verified)
+    entries: list[tuple[int, Changes, str, str, Measure, float, float, Measure | None, str]] = [
+        (0, (), "", "", res.before, res.before_search, 0.0, res.before_verified, "[]")
     ]
     for p in res.proposals:
         rules = "; ".join(f"{n} {o} -> {v}" for n, o, v in p.rules_changes)
@@ -426,6 +465,7 @@ def result_frame(
                 p.search_imbalance,
                 p.size,
                 p.verified,
+                json.dumps([effect_record(e) for e in p.effects], ensure_ascii=False),
             )
         )
     t = res.targets
@@ -439,7 +479,7 @@ def result_frame(
     )
     options_json = json.dumps(dict(options or {}), ensure_ascii=False, default=_jsonable)
     run_json = json.dumps(run_record(res, run, names), ensure_ascii=False, default=_jsonable)
-    for number, changes, diff, rules, m, search_imb, size, vm in entries:
+    for number, changes, diff, rules, m, search_imb, size, vm, fx in entries:
         base = base_values(changes, res.space)
         listed = json.dumps(change_list(changes, base, names), ensure_ascii=False)
         matchups = json.dumps([[a, b, x] for (a, b), x in sorted(m.matchups.items())])
@@ -460,6 +500,7 @@ def result_frame(
                     # the verdict: on the run's verification blocks only (None: none)
                     "meets": None if vm is None else vm.meets,
                     "verify_imbalance": math.nan if vm is None else vm.imbalance,
+                    "effects_json": fx,
                     "mean_length": m.mean_length,
                     "group": g,
                     "matches": r.matches,

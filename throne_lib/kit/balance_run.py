@@ -263,6 +263,10 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
             "changes (card.field: old -> new):",
             *(f"  {change_line(c)}" for c in ch),
         ]
+        if "effects_json" in rows.columns:
+            from throne_lib.kit.balance_report import effect_lines
+
+            lines += effect_lines(json.loads(r["effects_json"]), names)
         if verified:
             lines += _rate_lines(rows, t, names, "verify", "verify_before", "verify")
         else:

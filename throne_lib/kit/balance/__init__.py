@@ -37,7 +37,7 @@ Parallel on a process pool or a Dask cluster; the rows come back in submission o
 so the same seed gives the same proposals on every backe
 
 The package, by responsibility: :mod:`.adapter` (what a game provides), :mod:`.space`
-(targets, knobs, changes), :mod:`.measure` (seeds, tallies, the evaluator), :mod:`.budget`
+(targets, knobs, changes), :mod:`.effects` (each change's own effect), :mod:`.measure` (seeds, tallies, the evaluator), :mod:`.budget`
 (the budget and tuning constants), :mod:`.search` (NSGA-II generations and the lever
 ladder), :mod:`.repair` (the repair stage), :mod:`.proposals` (:func:`suggest` and its
 result) and :mod:`.verification` (:func:`verify`). Everything is imported from here.
@@ -70,6 +70,10 @@ from throne_lib.kit.balance.budget import (
     REPAIR_TRIES,
     USELESS_WEIGHT,
     Budget,
+)
+from throne_lib.kit.balance.effects import (
+    ChangeEffect,
+    change_effects,
 )
 from throne_lib.kit.balance.measure import (
     CHECK_BASE,
@@ -135,6 +139,7 @@ __all__ = [
     "CONFIRM_TOP",
     "Candidate",
     "CardTableAdapter",
+    "ChangeEffect",
     "Changes",
     "EFFECT_PREFIX",
     "Evaluator",
@@ -174,6 +179,7 @@ __all__ = [
     "apply_card_changes",
     "base_values",
     "block_seed",
+    "change_effects",
     "change_size",
     "is_cost",
     "effect_numbers",

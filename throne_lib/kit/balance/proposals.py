@@ -16,6 +16,7 @@ from throne_lib.kit.balance.adapter import (
 from throne_lib.kit.balance.budget import (
     Budget,
 )
+from throne_lib.kit.balance.effects import ChangeEffect, change_effects
 from throne_lib.kit.balance.measure import (
     SEED_STRIDE,
     Evaluator,
@@ -30,6 +31,7 @@ from throne_lib.kit.balance.space import (
     Changes,
     SearchSpace,
     Targets,
+    change_size,
     variant,
 )
 from throne_lib.kit.balance.verification import Tell, fewest, plan_verification, tell
@@ -47,6 +49,8 @@ class Proposal:
     after: Measure  # on the holdout blocks
     table: str  # the proposed card table
     verified: Measure | None = None  # on the run's verification blocks
+    # each change's effect on the holdout, the ones pruned (kept=False) included
+    effects: tuple[ChangeEffect, ...] = ()
 
     @property
     def n_changes(self) -> int:
@@ -174,6 +178,30 @@ def _with_repaired(shown: list[Candidate], repaired: Candidate | None, n: int) -
     return out
 
 
+def _pruned(
+    shown: list[Candidate], effects: list[list[ChangeEffect]], search: _Search
+) -> tuple[list[Candidate], list[list[ChangeEffect]]]:
+    """``shown`` with every change whose effect on the holdout has the wrong sign (or
+    none) taken out (:data:`Budget.prune`; a knob with no known direction stays), each
+    effect marked kept or not; a candidate left with no change, or the same as an
+    earlier one, goes. A pruned candidate the search measured keeps its search figures;
+    one it never measured has none (its search imbalance shows as NaN)."""
+    out: list[Candidate] = []
+    out_fx: list[list[ChangeEffect]] = []
+    seen: set[Changes] = set()
+    for c, fx in zip(shown, effects, strict=True):
+        marked = [replace(e, kept=e.confirmed or e.expected == 0) for e in fx]
+        changes = tuple((e.key, e.new) for e in marked if e.kept)
+        if not changes or changes in seen:
+            continue
+        seen.add(changes)
+        if changes != c.changes:
+            c = search.archive.get(changes) or Candidate(changes)
+        out.append(c)
+        out_fx.append(marked)
+    return out, out_fx
+
+
 def suggest(
     game: BalanceGame,
     space: SearchSpace,
@@ -211,6 +239,9 @@ def suggest(
             for k in range(budget.holdout_blocks)
         ]
         items = [i for blk in holdout for i in blk]
+        effects = [change_effects(ev, space, c.changes, items) for c in shown]
+        if budget.prune:
+            shown, effects = _pruned(shown, effects, search)
         got = ev.outcomes([((), items)] + [(c.changes, items) for c in shown])
         if progress is not None:
             progress(
@@ -220,13 +251,17 @@ def suggest(
         before = Measure.of(tally(got[0]), targets, groups)
         base_text = game.table_text()
         proposals = []
-        for n, (c, outs) in enumerate(zip(shown, got[1:], strict=True), start=1):
+        for n, (c, outs, fx) in enumerate(zip(shown, got[1:], effects, strict=True), start=1):
             task = variant(game, base_text, c.changes, space)
             diff = diff_tables(base_text, task.table)
             rules = tuple(
                 (space[k].field, space[k].base, v) for k, v in c.changes if space[k].is_rules
             )
-            obj = c.objectives(space, targets, groups)
+            obj = (
+                c.objectives(space, targets, groups)
+                if c.tally is not None  # a pruned set the search never measured: none
+                else (math.nan, float(len(c.changes)), change_size(c.changes, space))
+            )
             proposals.append(
                 Proposal(
                     n,
@@ -237,6 +272,7 @@ def suggest(
                     rules,
                     Measure.of(tally(outs), targets, groups),
                     task.table,
+                    effects=tuple(fx),
                 )
             )
         # the run's own verification: seeds no step of it saw; the verdict is from here
