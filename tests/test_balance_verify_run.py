@@ -23,6 +23,7 @@ from test_balance import TABLE, ToyGame  # noqa: E402
 
 from throne_lib.cli import main as throne_main  # noqa: E402
 from throne_lib.games.throne.cards import DEFAULT_PATH  # noqa: E402
+from throne_lib.kit import balance_cli  # noqa: E402
 from throne_lib.kit.balance import (  # noqa: E402
     CHECK_BASE,
     FIRST,
@@ -316,3 +317,16 @@ def test_the_docs_quote_the_kept_example_run() -> None:
     shown = show_text(load_run(kept / "verified.parquet"))
     assert shown.splitlines()[-1] == (kept / "verified-show.txt").read_text().splitlines()[-1]
     assert "DROPPED: not the sign it was made for" in shown
+
+
+def test_throne_dashboard_defaults_plan_a_verification_that_cannot_tell() -> None:
+    """Planning only (one search block of the unchanged table, random agent: counting
+    seats does not depend on the agent): the balance page's default budget gives each
+    general 2 matches per block x 8 verification blocks, far under the 385 that tell
+    45-55%, so the page's run warns; 193 blocks would tell."""
+    h = balance_cli.hooks("throne")
+    args = balance_cli.options("throne", agent="random")
+    game = h.make(DEFAULT_PATH.read_text(encoding="utf-8"), args)
+    plan, per_block = plan_verification(game, Budget(), Targets())
+    assert per_block == 2 and plan.matches == 16 and not plan.can_tell
+    assert "--verify-blocks 193 would tell" in plan.text(Budget().verify_blocks, per_block)

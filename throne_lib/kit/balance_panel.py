@@ -459,7 +459,10 @@ class SuggestPanel:
             self.show(res.proposals[0].number)
         else:
             self.detail.clear_output()
-            self.detail_html.value = "<p>没有找到比现状更平衡的方案（加大预算再试）</p>"
+            self.detail_html.value = (
+                "<p>没有找到比现状更平衡的方案（加大预算再试；"
+                "或各改动在留出对局上的效果方向都不符，已舍弃：可加大留出区块）</p>"
+            )
         self.apply_button.disabled = not res.proposals
         return res
 

@@ -157,7 +157,15 @@ def report_text(
         *tell_lines(res),
     ]
     if not res.proposals:
-        lines.append("no proposal improved on the unchanged table")
+        lines.append(
+            "no proposal improved on the unchanged table"
+            + (
+                " (or none kept a change whose effect on the holdout had the sign it was made "
+                "for: a larger --holdout-blocks, or --no-prune)"
+                if res.budget.prune
+                else ""
+            )
+        )
     for p in res.proposals:
         if p.verified is None or res.before_verified is None:  # a result without one
             lines += [

@@ -227,12 +227,15 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
         else "unchanged table: see the rows below"
     )
     chosen = list(numbers) if numbers else rf.numbers
-    if not chosen:
-        lines += ["", "no proposal improved on the unchanged table"]
-        lines += _rate_lines(rf.rows(0), t, names)
     verified = "verify_imbalance" in rf.frame.columns
     if verified:
         lines += list((rf.run or {}).get("verification", {}).get("lines", []))
+    if not chosen:
+        lines += ["", "no proposal improved on the unchanged table"]
+        if verified:  # the unchanged table on the verification seeds: the verdict's data
+            lines += _rate_lines(rf.rows(0), t, names, "verify", "verify_before", "verify")
+        else:
+            lines += _rate_lines(rf.rows(0), t, names)
     for n in chosen:
         rows = rf.rows(n)
         r = rows.iloc[0]
