@@ -186,7 +186,7 @@ def test_one_report_table_for_castle_and_cities() -> None:
         {
             "match": [0, 1],
             "players": [3, 3],
-            "end_rule": ["CH-END-1", "CH-END-2"],
+            "end_rule": ["CH-WIN-1", "CH-WIN-2"],
             **{f"seat{s}_role": ["lord", "enemy"] for s in range(3)},
             **{f"seat{s}_hero": ["A", "B"] for s in range(3)},
             **{f"seat{s}_team_size": [1, 2] for s in range(3)},
