@@ -20,6 +20,8 @@ from throne_lib.games.castle.core import (
     pay_swords,
     prompt,
     push,
+    yes_no,
+    yes_no_prompt,
 )
 from throne_lib.games.castle.state import Player, Prompt, Soldier, State
 
@@ -334,7 +336,7 @@ def axe_window(s: State, a: Atk) -> None:
 @prompt("axe", "CH-EQUIP-11")
 def _axe_legal(s: State, pr: Prompt) -> list[Act]:
     can = pr.data[1] != "re_attack" or "sword" in s.players[pr.seat].hand
-    return ([Act("yes")] if can else []) + [Act("no")]
+    return yes_no(can)
 
 
 @answer("axe")
@@ -452,9 +454,7 @@ def _hold_ask(s: State, seat: int) -> None:
         ask(s, "hold", seat)
 
 
-@prompt("hold", "CH-HERO-12")
-def _hold_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("yes"), Act("no")]
+yes_no_prompt("hold", "CH-HERO-12")
 
 
 @answer("hold")
@@ -475,7 +475,7 @@ def _throes_ask(s: State, seat: int, src_ref: str) -> None:
 
 @prompt("throes", "CH-HERO-19")
 def _throes_legal(s: State, pr: Prompt) -> list[Act]:
-    return ([Act("yes")] if "sword" in s.players[pr.seat].hand else []) + [Act("no")]
+    return yes_no("sword" in s.players[pr.seat].hand)
 
 
 @answer("throes")

@@ -50,6 +50,37 @@ def answer(kind: str) -> Callable[[AnswerFn], AnswerFn]:
     return deco
 
 
+def yes_no(can: bool = True) -> list[Act]:
+    """The answers of a yes/no prompt: "yes" only when the seat ``can`` (it holds what
+    the yes costs), "no" always."""
+    return ([Act("yes")] if can else []) + [Act("no")]
+
+
+def yes_no_prompt(kind: str, rule: str) -> None:
+    """Register a prompt always answered yes or no; its answer is set by :func:`answer`."""
+    prompt(kind, rule)(lambda s, pr: yes_no())
+
+
+def ward_prompt(kind: str, rule: str, warded: str, take: Callable[[State, Prompt], object]) -> None:
+    """Register a prompt that a 魔 in hand wards off: the seat discards one (a conjured
+    魔 offered first) and the log says ``warded`` after its hero's name, or it takes
+    the effect (``take``). It is asked whether or not the seat holds a 魔 (CH-UI-3)."""
+
+    def legal(s: State, pr: Prompt) -> list[Act]:
+        hand = s.players[pr.seat].hand
+        return [Act("discard", (c,)) for c in MANA if c in hand] + [Act("take")]
+
+    def resolve(s: State, pr: Prompt, act: Act) -> None:
+        if act.kind == "discard":
+            discard_card(s, pr.seat, str(act.args[0]))
+            log(s, kind, f"{s.hero_name(pr.seat)} {warded}")
+        else:
+            take(s, pr)
+
+    prompt(kind, rule)(legal)
+    answer(kind)(resolve)
+
+
 def _no_answer(s: State, p: Prompt, a: Act) -> None:
     raise RuntimeError(f"prompt {p.kind} has no answer handler")
 

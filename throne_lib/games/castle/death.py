@@ -14,6 +14,7 @@ from throne_lib.games.castle.core import (
     op,
     prompt,
     push,
+    yes_no_prompt,
 )
 from throne_lib.games.castle.play import do_heal, heal_actions
 from throne_lib.games.castle.rules import ROLE_ZH
@@ -293,9 +294,7 @@ def _defect_ask(s: State, q: int) -> None:
         ask(s, "defect", q)
 
 
-@prompt("defect", "CH-WIN-4")
-def _defect_legal(s: State, pr: Prompt) -> list[Act]:
-    return [Act("yes"), Act("no")]
+yes_no_prompt("defect", "CH-WIN-4")
 
 
 @answer("defect")

@@ -18,6 +18,8 @@ from throne_lib.games.castle.core import (
     op,
     prompt,
     push,
+    ward_prompt,
+    yes_no,
 )
 from throne_lib.games.castle.state import Prompt, State
 
@@ -190,19 +192,12 @@ def _ice_hit(s: State, caster: int, q: int) -> None:
     ask(s, "ice", q, caster)  # CH-UI-3: asked whether or not it holds a 魔
 
 
-@prompt("ice", "CH-MAGIC-10")
-def _ice_legal(s: State, pr: Prompt) -> list[Act]:
-    hand = s.players[pr.seat].hand
-    return [Act("discard", (c,)) for c in ("conjured_mana", "mana") if c in hand] + [Act("take")]
-
-
-@answer("ice")
-def _ice_answer(s: State, pr: Prompt, act: Act) -> None:
-    if act.kind == "discard":
-        discard_card(s, pr.seat, str(act.args[0]))
-        log(s, "ice", f"{s.hero_name(pr.seat)} 弃1张魔防御冰风暴雨")
-    else:
-        deal(s, f"h{pr.seat}", 1, int(pr.data[0]), "magic")
+ward_prompt(
+    "ice",
+    "CH-MAGIC-10",
+    "弃1张魔防御冰风暴雨",
+    lambda s, pr: deal(s, f"h{pr.seat}", 1, int(pr.data[0]), "magic"),
+)
 
 
 def split_options(s: State, seat: int) -> list[Act]:
@@ -239,7 +234,7 @@ def _fb_answer(s: State, pr: Prompt, act: Act) -> None:
 @prompt("banner", "CH-HERO-18")
 def _banner_legal(s: State, pr: Prompt) -> list[Act]:
     hand = s.players[pr.seat].hand
-    return ([Act("yes")] if "mana" in hand or "conjured_mana" in hand else []) + [Act("no")]
+    return yes_no("mana" in hand or "conjured_mana" in hand)
 
 
 @answer("banner")

@@ -7,7 +7,6 @@ from throne_lib.games.castle.combat import banner_can_answer, deal, targetable
 from throne_lib.games.castle.core import (
     answer,
     ask,
-    discard_card,
     discard_pile,
     log,
     mana_count,
@@ -16,6 +15,8 @@ from throne_lib.games.castle.core import (
     pay_swords,
     prompt,
     push,
+    ward_prompt,
+    yes_no,
 )
 from throne_lib.games.castle.state import Player, Prompt, Soldier, State
 
@@ -216,19 +217,7 @@ def _stun(s: State, q: int) -> None:
     log(s, "stun", f"{s.hero_name(q)} 被眩晕一回合")
 
 
-@prompt("roar", "CH-HERO-10")
-def _roar_legal(s: State, pr: Prompt) -> list[Act]:
-    hand = s.players[pr.seat].hand
-    return [Act("discard", (c,)) for c in ("conjured_mana", "mana") if c in hand] + [Act("take")]
-
-
-@answer("roar")
-def _roar_answer(s: State, pr: Prompt, act: Act) -> None:
-    if act.kind == "discard":
-        discard_card(s, pr.seat, str(act.args[0]))
-        log(s, "roar", f"{s.hero_name(pr.seat)} 弃1张魔抵御熊之咆哮")
-    else:
-        _stun(s, pr.seat)
+ward_prompt("roar", "CH-HERO-10", "弃1张魔抵御熊之咆哮", lambda s, pr: _stun(s, pr.seat))
 
 
 @op("roar_loss")
@@ -258,7 +247,7 @@ def _drop_ring(s: State, seat: int) -> None:
 
 @prompt("ring_upkeep", "CH-EQUIP-10")
 def _ring_legal(s: State, pr: Prompt) -> list[Act]:
-    return ([Act("yes")] if mana_count(s.players[pr.seat]) >= 3 else []) + [Act("no")]
+    return yes_no(mana_count(s.players[pr.seat]) >= 3)
 
 
 @answer("ring_upkeep")
