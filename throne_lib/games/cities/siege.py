@@ -4,6 +4,7 @@ defence effects, 爆裂火球 on a city, the 出牌阶段's city actions (南皮
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from throne_lib.games.castle.actions import Act
@@ -43,6 +44,8 @@ from throne_lib.games.cities.mode import (
 )
 from throne_lib.games.cities.war import EMPTY
 
+AtkOp = Callable[[State, Atk], None]
+
 
 # --- attacks on cities (CW-SIEGE) ------------------------------------------------------
 def in_reach(s: State, seat: int, city: str, rng: float, swift: bool) -> bool:
@@ -75,11 +78,31 @@ def city_atk(s: State, seat: int, sol: Soldier, target: str) -> Atk:
                tgroup=owner if owner is not None else -1)  # fmt: skip
 
 
-@cw_op("atk")
+def city_atk_op(name: str) -> Callable[[AtkOp], AtkOp]:
+    """Register the mode's ``name`` op for an attack on a city; an attack on a unit stays
+    the castle engine's ``name`` op."""
+
+    def deco(fn: AtkOp) -> AtkOp:
+        def run(s: State, a: Atk) -> None:
+            (fn if is_city(a.target) else OPS[name])(s, a)
+
+        cw_op(name)(run)
+        return fn
+
+    return deco
+
+
+def _still_target(s: State, a: Atk, city: str) -> bool:
+    """Whether ``city`` may still be attacked by the attack's side; logs why not."""
+    w = war_of(s)
+    if city in w.attack_targets(a.src):
+        return True
+    log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
+    return False
+
+
+@city_atk_op("atk")
 def _atk(s: State, a: Atk) -> None:
-    if not is_city(a.target):
-        OPS["atk"](s, a)
-        return
     w = war_of(s)
     city = a.target.removeprefix(CITY)
     log(
@@ -87,8 +110,7 @@ def _atk(s: State, a: Atk) -> None:
         "attack",
         f"{s.name(a.attacker)} 攻击 {w.table[city].name}" + ("（追击）" if a.follow else ""),
     )
-    if city not in w.attack_targets(a.src):
-        log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
+    if not _still_target(s, a, city):
         return
     owner = w.owner(city)
     if owner is not None and owner >= 0:
@@ -96,24 +118,18 @@ def _atk(s: State, a: Atk) -> None:
     push(s, ("atk_defend", a))
 
 
-@cw_op("atk_defend")
+@city_atk_op("atk_defend")
 def _atk_defend(s: State, a: Atk) -> None:
     """CW-SIEGE-7: the owner's hero may block an attack on its current city."""
-    if not is_city(a.target):
-        OPS["atk_defend"](s, a)
-        return
     owner = war_of(s).owner(a.target.removeprefix(CITY))
     if owner is not None and owner >= 0 and mode(s).rules.owner_blocks and ask_block(s, owner, a):
         return
     push(s, ("atk_hit", a))
 
 
-@cw_op("atk_negated")
+@city_atk_op("atk_negated")
 def _atk_negated(s: State, a: Atk) -> None:
     """A blocked attack on a city: 合肥's riposte (CW-CITY-8); the axes (CH-EQUIP-11/12)."""
-    if not is_city(a.target):
-        OPS["atk_negated"](s, a)
-        return
     w = war_of(s)
     city = a.target.removeprefix(CITY)
     log(s, "negated", f"对{w.table[city].name}的攻击被抵挡")
@@ -126,17 +142,13 @@ def _atk_negated(s: State, a: Atk) -> None:
     axe_window(s, a)
 
 
-@cw_op("atk_hit")
+@city_atk_op("atk_hit")
 def _atk_hit(s: State, a: Atk) -> None:
     """CW-SIEGE-3 + defence effects; CW-SIEGE-11: only the attacker's own hit effects."""
-    if not is_city(a.target):
-        OPS["atk_hit"](s, a)
-        return
     m = mode(s)
     w = m.war
     city = a.target.removeprefix(CITY)
-    if city not in w.attack_targets(a.src):
-        log(s, "void", f"{w.table[city].name} 已不是可攻击的城池")
+    if not _still_target(s, a, city):
         return
     owner = w.owner(city)
     recoil = defence(s, owner, "soldier_recoil") if owner is not None and owner >= 0 else None

@@ -242,15 +242,21 @@ class CityWar:
         """The grain part of :meth:`damage`: returns whether the hit breaks ``city``
         (its grain is then 0; the caller captures it, at once or through its prompts)."""
         self.check_target(breaker, city)
-        if amount <= 0:
+        if amount <= 0 or self._take_grain(city, breaker, amount, "grain"):
             return False
         g = self.grain[city]
-        if amount < g:
-            self.grain[city] = g - amount
-            self._note("grain", city=city, by=breaker, amount=amount, left=g - amount)
-            return False
         self._note("break_damage", city=city, by=breaker, amount=g, lost=amount - g)
         self.grain[city] = 0
+        return True
+
+    def _take_grain(self, city: str, by: int, amount: int, note: str) -> bool:
+        """Take ``amount`` from ``city``'s grain when it holds more (noted as ``note``, with
+        what is left) and say so; a city holding no more than ``amount`` keeps it all."""
+        g = self.grain[city]
+        if amount >= g:
+            return False
+        self.grain[city] = g - amount
+        self._note(note, city=city, by=by, amount=amount, left=g - amount)
         return True
 
     def capture(self, breaker: int, cities: Sequence[str], resolve: Resolver = _no_effect) -> None:
@@ -306,11 +312,9 @@ class CityWar:
         city = self.current(seat)
         if city is None:
             return False
-        g = self.grain[city]
-        if amount < g:
-            self.grain[city] = g - amount
-            self._note("pay", city=city, by=seat, amount=amount, left=g - amount)
+        if self._take_grain(city, seat, amount, "pay"):
             return True
+        g = self.grain[city]
         self._note("pay", city=city, by=seat, amount=g, left=0)
         self._remove(city)
         self._to_empty(city, "失守")
