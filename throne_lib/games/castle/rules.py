@@ -6,7 +6,11 @@ nothing else. Card numbers (HP, 价值, ranges, counts) live in ``cards-castle.c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+Row = TypeVar("Row")
 
 ROLES = ("lord", "enemy", "reinforcement", "neutral")
 ROLE_ZH = {"lord": "城主", "enemy": "敌军", "reinforcement": "援军", "neutral": "中立"}
@@ -29,6 +33,26 @@ DEFAULT_ROLE_TABLE: dict[int, tuple[int, int, int, int]] = {
 # began at (a 跳跃 swap moves a hero's turn: a 拜帕 leaping onto the 城主 every turn denies
 # him all his turns).
 TURN_PASSING = ("by_seat", "by_hero")
+
+
+def player_row(
+    table: Mapping[int, Row],
+    players: int,
+    seats: tuple[int, int],
+    game: tuple[str, str],
+    name: tuple[str, str],
+    error: type[ValueError] = ValueError,
+) -> Row:
+    """The row of a table by number of players (the role table, 城池战's city table),
+    after checking that the game seats ``players``; ``game`` and ``name`` are the game's
+    and the table's name with the rule each check cites; ``error`` is what they raise."""
+    lo, hi = seats
+    if not lo <= players <= hi:
+        raise error(f"{game[0]} seats {lo}–{hi} players, not {players} ({game[1]})")
+    row = table.get(players)
+    if row is None:
+        raise error(f"the {name[0]} table has no row for {players} players ({name[1]})")
+    return row
 
 
 class RoleTableError(ValueError):
@@ -150,13 +174,13 @@ class CastleRules:
             )
 
     def roles_for(self, players: int) -> tuple[int, int, int, int]:
-        if not self.min_players <= players <= self.max_players:
-            raise RoleTableError(
-                f"城堡之心 seats {self.min_players}–{self.max_players} players, not {players} "
-                "(CH-SETUP-1)"
-            )
-        row = self.role_table.get(players)
-        if row is None:
-            raise RoleTableError(f"the role table has no row for {players} players (CH-ROLE-4)")
+        row = player_row(
+            self.role_table,
+            players,
+            (self.min_players, self.max_players),
+            ("城堡之心", "CH-SETUP-1"),
+            ("role", "CH-ROLE-4"),
+            RoleTableError,
+        )
         check_role_row(players, row)
         return row

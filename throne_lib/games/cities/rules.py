@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from throne_lib.games.castle.rules import CastleRules
+from throne_lib.games.castle.rules import CastleRules, player_row
 
 # players -> (cities in play, victory count)   CW-SETUP-3
 DEFAULT_CITY_TABLE: dict[int, tuple[int, int]] = {
@@ -80,12 +80,10 @@ class CitiesRules:
         return self._row(players)[1] + (members - 1) * self.victory_per_member
 
     def _row(self, players: int) -> tuple[int, int]:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"城池战 seats {self.min_players}–{self.max_players} players, not {players} "
-                "(CW-SETUP-2)"
-            )
-        row = self.city_table.get(players)
-        if row is None:
-            raise ValueError(f"the city table has no row for {players} players (CW-SETUP-3)")
-        return row
+        return player_row(
+            self.city_table,
+            players,
+            (self.min_players, self.max_players),
+            ("城池战", "CW-SETUP-2"),
+            ("city", "CW-SETUP-3"),
+        )
