@@ -11,6 +11,7 @@ everything after it. No 新对局: a playtest is one match.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
@@ -101,14 +102,20 @@ class CastlePlaytestApp(CastleApp):
 
 
 def castle_page(
-    store: PlaytestStore | None = None, query: str | None = None, **kwargs: Any
+    store: PlaytestStore | None = None,
+    query: str | None = None,
+    *,
+    playtest_app: type[CastlePlaytestApp] = CastlePlaytestApp,
+    app: Callable[..., W.Widget] = castle_app,
+    **kwargs: Any,
 ) -> W.Widget:
     """``notebooks/castle.ipynb``: a playtest seat's dashboard when the page was opened
     from a playtest link (``?playtest=…``), the single-player dashboard otherwise
-    (``kwargs`` go to :func:`castle_app`)."""
+    (``kwargs`` go to ``app``). A mode on the 城堡之心 table passes its own
+    ``playtest_app`` and ``app`` (城池战's ``cities_page``)."""
     return seat_page(
-        lambda page: CastlePlaytestApp(page).widget,
-        lambda: castle_app(**kwargs),
+        lambda page: playtest_app(page).widget,
+        lambda: app(**kwargs),
         store=store,
         query=query,
     )

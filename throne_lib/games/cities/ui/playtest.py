@@ -17,9 +17,9 @@ from typing import Any
 import ipywidgets as W
 
 from throne_lib.games.castle.actions import Act
-from throne_lib.games.castle.ui.playtest import CastlePlaytestApp
+from throne_lib.games.castle.ui.playtest import CastlePlaytestApp, castle_page
 from throne_lib.games.cities.ui.app import CitiesApp, cities_app
-from throne_lib.kit.playtest.page import PlaytestPage, seat_page
+from throne_lib.kit.playtest.page import PlaytestPage
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore
 
 
@@ -46,12 +46,6 @@ class CitiesPlaytestApp(CastlePlaytestApp, CitiesApp):  # type: ignore[misc]
 def cities_page(
     store: PlaytestStore | None = None, query: str | None = None, **kwargs: Any
 ) -> W.Widget:
-    """``notebooks/cities.ipynb``: a playtest seat's dashboard when the page was opened
-    from a playtest link (``?playtest=…``), the single-player dashboard otherwise
+    """``notebooks/cities.ipynb``: :func:`castle_page` with the 城池战 dashboards
     (``kwargs`` go to :func:`cities_app`)."""
-    return seat_page(
-        lambda page: CitiesPlaytestApp(page).widget,
-        lambda: cities_app(**kwargs),
-        store=store,
-        query=query,
-    )
+    return castle_page(store, query, playtest_app=CitiesPlaytestApp, app=cities_app, **kwargs)
