@@ -14,6 +14,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -141,34 +142,46 @@ def seat_rows(
     return pd.concat(parts, ignore_index=True)
 
 
-def seat_report(
-    df: pd.DataFrame, title: str, fields: Sequence[str], by: tuple[str, str], rank: tuple[str, str]
-) -> str:
-    """The report of a many-seat game: win rate by player count and ``by[0]`` (a table,
-    captioned ``by[1]``), win rate per ``rank[0]`` best first (captioned ``rank[1]``),
-    and how the games ended per player count (``end_rule``)."""
-    rows = seat_rows(df, fields).assign(win=lambda d: d["result"] > 0)
-    table = rows.pivot_table(index="players", columns=by[0], values="win", aggfunc="mean")
-    ranked = (
-        rows.groupby(rank[0])["win"].agg(["mean", "count"]).sort_values("mean", ascending=False)
-    )
-    ends = df.groupby("players")["end_rule"].value_counts().unstack(fill_value=0)
-    pct = table.map(lambda v: "" if pd.isna(v) else f"{v:.0%}")
-    ranked = ranked.rename(columns={"mean": "win rate", "count": "seats"})
-    return "\n".join(
-        [
-            f"{title} · {len(df)} matches",
-            "",
-            by[1],
-            pct.to_string(),
-            "",
-            rank[1],
-            ranked.to_string(formatters={"win rate": "{:.0%}".format}),
-            "",
-            "how games ended:",
-            ends.to_string(),
-        ]
-    )
+@dataclass(frozen=True)
+class SeatReport:
+    """The report of a many-seat game whose rows have ``seatN_FIELD`` columns (城堡之心,
+    城池战): ``fields`` are the per-seat fields read; the win rate by player count and
+    ``by[0]`` is a table captioned ``by[1]``, the win rate per ``rank[0]`` is ranked best
+    first under ``rank[1]``; then how the games ended per player count (``end_rule``)."""
+
+    title: str
+    fields: tuple[str, ...]
+    by: tuple[str, str]
+    rank: tuple[str, str]
+
+    def rows(self, df: pd.DataFrame) -> pd.DataFrame:
+        """One row per seat of each match: players, the fields, result (:func:`seat_rows`)."""
+        return seat_rows(df, self.fields)
+
+    def text(self, df: pd.DataFrame) -> str:
+        title, by, rank = self.title, self.by, self.rank
+        rows = self.rows(df).assign(win=lambda d: d["result"] > 0)
+        table = rows.pivot_table(index="players", columns=by[0], values="win", aggfunc="mean")
+        ranked = (
+            rows.groupby(rank[0])["win"].agg(["mean", "count"]).sort_values("mean", ascending=False)
+        )
+        ends = df.groupby("players")["end_rule"].value_counts().unstack(fill_value=0)
+        pct = table.map(lambda v: "" if pd.isna(v) else f"{v:.0%}")
+        ranked = ranked.rename(columns={"mean": "win rate", "count": "seats"})
+        return "\n".join(
+            [
+                f"{title} · {len(df)} matches",
+                "",
+                by[1],
+                pct.to_string(),
+                "",
+                rank[1],
+                ranked.to_string(formatters={"win rate": "{:.0%}".format}),
+                "",
+                "how games ended:",
+                ends.to_string(),
+            ]
+        )
 
 
 def report_text(df: pd.DataFrame) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from throne_lib.kit.analytics import seat_report, seat_rows
+from throne_lib.kit.analytics import SeatReport
 from throne_lib.kit.cli import KitCliHooks
 from throne_lib.kit.sim import KitSimHooks, MatchSpec
 
@@ -84,22 +84,13 @@ class CitiesSimHooks(KitSimHooks):
         return _rule_options(args)
 
 
-FIELDS = ("team_size", "start_city")
-
-
-def long_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per seat of each match: players, team size, starting city, result."""
-    return seat_rows(df, FIELDS)
-
-
-def report_text(df: pd.DataFrame) -> str:
-    return seat_report(
-        df,
-        "城池战",
-        FIELDS,
-        ("team_size", "win rate by team size (columns) and players (rows):"),
-        ("start_city", "win rate by starting city:"),
-    )
+REPORT = SeatReport(
+    "城池战",
+    ("team_size", "start_city"),
+    ("team_size", "win rate by team size (columns) and players (rows):"),
+    ("start_city", "win rate by starting city:"),
+)
+report_text = REPORT.text
 
 
 class CitiesCli(KitCliHooks):
