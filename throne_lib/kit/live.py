@@ -11,9 +11,9 @@ that does not load (a broken table) keeps the last valid table in force and
 lists the problems in :attr:`TableWatcher.errors` (``cards.csv:ROW:COLUMN: message``)
 until the file loads again; subscribers are called on every change of either.
 
-A game's own watcher fixes the parser and the default file (Throne:
-:class:`throne_lib.games.throne.live.CardTableWatcher`, with ``hot_swap`` into running
-matches; see ``docs/cards_live.md``).
+A game's own watcher (a :class:`GameTableWatcher`) fixes the parser and the default file
+(Throne: :class:`throne_lib.games.throne.live.CardTableWatcher`, with ``hot_swap`` into
+running matches; see ``docs/cards_live.md``).
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import os
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from throne_lib.kit.csvtable import table_file_text
 from throne_lib.kit.tables import TableError
@@ -236,3 +237,31 @@ class TableWatcher:
             except Exception:  # keep watching whatever happens
                 self.callback_errors.append(traceback.format_exc())
             await asyncio.sleep(self.interval)
+
+
+def env_path(var: str, default: Path) -> Path:
+    """The file the environment variable ``var`` names, or ``default`` when it is unset
+    or empty (the table a game's pages edit and watch)."""
+    env = os.environ.get(var)
+    return Path(env) if env else default
+
+
+class GameTableWatcher(TableWatcher):
+    """A game's watcher of its own table: the subclass fixes the parser (``parse_table``)
+    and the file watched when no ``path`` is given (``table_path()``); the other
+    arguments are :class:`TableWatcher`'s."""
+
+    parse_table: ClassVar[Parse]
+    table_path: ClassVar[Callable[[], Path]]
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        interval: float = 0.25,
+        db: Any = None,
+        settle: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        cls = type(self)
+        where = path if path is not None else cls.table_path()
+        super().__init__(where, cls.parse_table, interval, db, settle, clock)

@@ -20,9 +20,6 @@ swapped in half-way without breaking the box.
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from throne_lib.games.castle.cards import (
@@ -31,7 +28,7 @@ from throne_lib.games.castle.cards import (
     CastleCards,
     parse_castle_cards,
 )
-from throne_lib.kit.live import TableUpdate, TableWatcher
+from throne_lib.kit.live import GameTableWatcher, TableUpdate, env_path
 
 __all__ = ["DEFAULT_PATH", "ENV_PATH", "CastleTableWatcher", "TableUpdate", "castle_cards_path"]
 
@@ -40,31 +37,15 @@ ENV_PATH = "CASTLE_CARDS"  # overrides the table the castle dashboard watches
 
 def castle_cards_path() -> Path:
     """The table the castle dashboard follows: ``$CASTLE_CARDS`` or cards-castle.csv."""
-    env = os.environ.get(ENV_PATH)
-    return Path(env) if env else DEFAULT_PATH
+    return env_path(ENV_PATH, DEFAULT_PATH)
 
 
-class CastleTableWatcher(TableWatcher):
+class CastleTableWatcher(GameTableWatcher):
     """The current valid ``cards-castle.csv`` (default :func:`castle_cards_path`),
     reloaded when the file changes; a broken table at start raises ``CardTableError``
     unless ``db`` gives the table to start from."""
 
     db: CastleCards
     error = CardTableError
-
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        interval: float = 0.25,
-        db: CastleCards | None = None,
-        settle: float = 1.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(
-            path if path is not None else castle_cards_path(),
-            parse_castle_cards,
-            interval,
-            db,
-            settle,
-            clock,
-        )
+    parse_table = parse_castle_cards
+    table_path = castle_cards_path

@@ -18,16 +18,13 @@ False
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 from throne_lib.games.throne.actions import Event
 from throne_lib.games.throne.cards import DEFAULT_PATH, CardDB, CardTableError, parse_cards
 from throne_lib.games.throne.match import Match
-from throne_lib.kit.live import TableUpdate, TableWatcher
+from throne_lib.kit.live import GameTableWatcher, TableUpdate, env_path
 
 __all__ = ["ENV_PATH", "CardTableWatcher", "TableUpdate", "cards_path", "hot_swap"]
 
@@ -36,29 +33,18 @@ ENV_PATH = "THRONE_CARDS"  # overrides the table the notebooks edit and watch
 
 def cards_path() -> Path:
     """The card table the notebooks use: ``$THRONE_CARDS`` or the repository's cards.csv."""
-    env = os.environ.get(ENV_PATH)
-    return Path(env) if env else DEFAULT_PATH
+    return env_path(ENV_PATH, DEFAULT_PATH)
 
 
-class CardTableWatcher(TableWatcher):
+class CardTableWatcher(GameTableWatcher):
     """The current valid ``cards.csv`` (default :func:`cards_path`), reloaded when the
     file changes; a broken table at start raises ``CardTableError`` unless ``db`` gives
     the table to start from."""
 
     db: CardDB
     error = CardTableError
-
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        interval: float = 0.25,
-        db: CardDB | None = None,
-        settle: float = 1.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(
-            path if path is not None else cards_path(), parse_cards, interval, db, settle, clock
-        )
+    parse_table = parse_cards
+    table_path = cards_path
 
 
 class SwapRecorder(Protocol):
