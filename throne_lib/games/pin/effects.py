@@ -101,23 +101,16 @@ def do_call(m: PinCore, ctx: Ctx, call: Call) -> bool:
         for _ in range(int(a[0])):
             draw(m, side)
         return True
-    if n == "gain_cp":  # PIN-CP-3: current CP may pass the max, never the cap
-        st.cp[side] = min(m.rules.cp_max_cap, st.cp[side] + int(a[0]))
-        m.emit(
-            "cp",
-            f"{SIDE_NAMES[side]}获得{a[0]}点指挥点（{st.cp[side]}/{st.cp_max[side]}）",
-            side=side,
+    if n in ("gain_cp", "raise_cp_max"):  # PIN-CP-3: current CP may pass the max, not the cap
+        gain, cap = int(a[0]), m.rules.cp_max_cap
+        if n == "raise_cp_max":
+            st.cp_max[side] = min(cap, st.cp_max[side] + gain)
+        if n == "gain_cp" or m.rules.cp_max_effect_raises_current:
+            st.cp[side] = min(cap, st.cp[side] + gain)
+        kind, what = (
+            ("cp", f"获得{a[0]}点指挥点") if n == "gain_cp" else ("cp_max", f"指挥点上限+{a[0]}")
         )
-        return True
-    if n == "raise_cp_max":
-        st.cp_max[side] = min(m.rules.cp_max_cap, st.cp_max[side] + int(a[0]))
-        if m.rules.cp_max_effect_raises_current:
-            st.cp[side] = min(m.rules.cp_max_cap, st.cp[side] + int(a[0]))
-        m.emit(
-            "cp_max",
-            f"{SIDE_NAMES[side]}指挥点上限+{a[0]}（{st.cp[side]}/{st.cp_max[side]}）",
-            side=side,
-        )
+        m.emit(kind, f"{SIDE_NAMES[side]}{what}（{st.cp[side]}/{st.cp_max[side]}）", side=side)
         return True
     if n == "spawn":  # PIN-EFFECT-5
         card = str(a[0])

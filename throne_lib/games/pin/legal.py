@@ -173,6 +173,37 @@ def unit_actions(m: PinCore) -> list[PinAction]:
     return out
 
 
+# a card played from the hand: its kind, (rule, why) when it is not such a card in hand,
+# the cost's name, (rule, why) when it is but the place or target is not legal
+_FROM_HAND = {
+    "deploy": (
+        UNIT,
+        ("PIN-DEPLOY-1", "not a unit card in hand"),
+        "deploy cost",
+        ("PIN-DEPLOY-1", "deploy only on your own support line, in a cell without enemy units"),
+    ),
+    "play": (
+        COMMAND,
+        ("PIN-CMD-1", "not a command card in hand"),
+        "cost",
+        ("PIN-CMD-2", "not a legal target for this command"),
+    ),
+}
+# the other actions of the 行动阶段: (rule, why) an action of that kind is not legal now
+_WHY_NOT = {
+    "activate": (
+        "PIN-ACT-2",
+        "not an own unit that can be activated now (once per turn, cost payable)",
+    ),
+    "move": ("PIN-MOVE-1", "not a legal move (adjacent, free slot, no enemy cell, not stopped)"),
+    "attack": (
+        "PIN-ATTACK-1",
+        "not a legal attack (activated, action left, target in range, not guarded)",
+    ),
+    "special": ("PIN-KW-5", "no such special action now"),
+}
+
+
 def why_illegal(m: PinCore, a: PinAction) -> tuple[str, str]:
     """(rule, reason) for an action not in ``legal_actions`` (never for a legal one)."""
     st = m.state
@@ -190,32 +221,12 @@ def why_illegal(m: PinCore, a: PinAction) -> tuple[str, str]:
         }
         return rules[d.kind], f"waiting for {d.kind} of seat {d.seat}; not one of its choices"
     side = st.active
-    if a.kind == "deploy":
+    if a.kind in _FROM_HAND:
+        kind, not_card, cost, wrong_place = _FROM_HAND[a.kind]
         card = m.db.get(a.args[0])
-        if a.args[0] not in st.hands[side] or card is None or card.kind != UNIT:
-            return "PIN-DEPLOY-1", "not a unit card in hand"
+        if a.args[0] not in st.hands[side] or card is None or card.kind != kind:
+            return not_card
         if card.cost > st.cp[side]:
-            return "PIN-CP-1", f"deploy cost {card.cost} above current CP {st.cp[side]}"
-        return "PIN-DEPLOY-1", "deploy only on your own support line, in a cell without enemy units"
-    if a.kind == "play":
-        card = m.db.get(a.args[0])
-        if a.args[0] not in st.hands[side] or card is None or card.kind != COMMAND:
-            return "PIN-CMD-1", "not a command card in hand"
-        if card.cost > st.cp[side]:
-            return "PIN-CP-1", f"cost {card.cost} above current CP {st.cp[side]}"
-        return "PIN-CMD-2", "not a legal target for this command"
-    if a.kind == "activate":
-        return (
-            "PIN-ACT-2",
-            "not an own unit that can be activated now (once per turn, cost payable)",
-        )
-    if a.kind == "move":
-        return "PIN-MOVE-1", "not a legal move (adjacent, free slot, no enemy cell, not stopped)"
-    if a.kind == "attack":
-        return (
-            "PIN-ATTACK-1",
-            "not a legal attack (activated, action left, target in range, not guarded)",
-        )
-    if a.kind == "special":
-        return "PIN-KW-5", "no such special action now"
-    return "PIN-TURN-4", f"{a.kind} is not possible in the {st.phase} phase"
+            return "PIN-CP-1", f"{cost} {card.cost} above current CP {st.cp[side]}"
+        return wrong_place
+    return _WHY_NOT.get(a.kind, ("PIN-TURN-4", f"{a.kind} is not possible in the {st.phase} phase"))
