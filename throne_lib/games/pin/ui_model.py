@@ -45,6 +45,10 @@ def cell_at(px: float, py: float, s: float, viewer: int = 0, board: HexBoard = B
     return best if math.dist((px, py), hex_centre(best, s, viewer, board)) <= s * 0.95 else None
 
 
+# the defences a unit or an HQ counts (keyword -> its name on the board)
+DEFENCES = (("ads", "ADS"), ("shield", "护盾"), ("mshield", "魔法护盾"), ("ward", '"魔法"护盾'))
+
+
 def cell_tint(cell: int) -> str:
     """PIN-UI-2: support lines in their side's colour, the front neutral."""
     side = side_of_line(cell)
@@ -55,12 +59,7 @@ def hq_badge(obs: Mapping[str, Any], side: int, max_hp: int = 160) -> dict[str, 
     """PIN-UI-2: HP bar (HP/160) and keywords (ADS charges, shield pools)."""
     hq = obs["hqs"][side]
     marks = []
-    for key, word in (
-        ("ads", "ADS"),
-        ("shield", "护盾"),
-        ("mshield", "魔法护盾"),
-        ("ward", '"魔法"护盾'),
-    ):
+    for key, word in DEFENCES:
         if hq[key]:
             marks.append(f"{word} {hq[key]}")
     return {
@@ -75,12 +74,7 @@ def unit_card(m: PinMatch, u: dict[str, Any]) -> dict[str, Any]:
     """PIN-UI-3: name, type icon, size, attack/HP, defence badges, actions, markers."""
     c = m.db[u["card"]]
     badges = []
-    for key, word in (
-        ("ads", "ADS"),
-        ("shield", "护盾"),
-        ("mshield", "魔法护盾"),
-        ("ward", '"魔法"护盾'),
-    ):
+    for key, word in DEFENCES:
         top = c.kw(key)
         if top:
             badges.append(f"{word} {u[key]}/{top}")
