@@ -17,26 +17,18 @@ from throne_lib.games.pin.actions import PinAction
 from throne_lib.games.pin.hexes import HQ_CELLS, label
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import parse_ref
+from throne_lib.kit.random_agent import RandomAgent as KitRandomAgent
 
 Obs = dict[str, Any]
 
 
-class RandomAgent:
-    """PIN-AI-2: uniform among the legal actions; ends its turn only when nothing else
-    is legal or with a small fixed chance per choice."""
-
-    name = "random"
+class RandomAgent(KitRandomAgent):
+    """PIN-AI-2: uniform among the legal actions; ends its turn (the last legal action)
+    only when nothing else is legal or with a small fixed chance per choice: the kit's
+    random agent, with the rulebook's name for that chance."""
 
     def __init__(self, seed: int = 0, end_chance: float = 0.05) -> None:
-        self.rng = random.Random(seed)
-        self.end_chance = end_chance
-
-    def choose(self, match: PinMatch) -> PinAction:
-        actions = match.legal_actions()
-        others = [a for a in actions if a.kind != "end"]
-        if others and len(others) < len(actions) and self.rng.random() >= self.end_chance:
-            return others[self.rng.randrange(len(others))]
-        return actions[self.rng.randrange(len(actions))]
+        super().__init__(seed, end_weight=end_chance)
 
 
 def settle(sim: PinMatch, limit: int = 50) -> None:
