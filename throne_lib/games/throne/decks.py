@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from throne_lib.compiled import reduce_dataclass
-from throne_lib.games.throne.cards import DECK_KINDS, RACES, CardDB
+from throne_lib.games.throne.cards import DECK_KINDS, RACES, Card, CardDB
 from throne_lib.kit.decks import DeckError as DeckError
 from throne_lib.kit.decks import DeckProblem as DeckProblem
 from throne_lib.kit.textfile import read_text, text_lines
@@ -103,16 +103,9 @@ def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
     over = sorted(c for c, k in counts.items() if k > 3)
     if over:
         out.append(DeckProblem("R-DECK-2", "more than 3 copies", tuple(over)))
-    barracks = [c for c in cards if c.kind == "barracks"]
-    if len(barracks) > 10:
-        out.append(
-            DeckProblem(
-                "R-DECK-3",
-                f"{len(barracks)} barracks cards, at most 10",
-                tuple(sorted({c.id for c in barracks})),
-            )
-        )
-    foreign = sorted({c.id for c in barracks if c.race != main_race})  # none neutral
+    out.extend(_over_cap(cards, "barracks", 10, "R-DECK-3", "barracks cards"))
+    # barracks are never neutral: each must be of the main general's race
+    foreign = sorted({c.id for c in cards if c.kind == "barracks" and c.race != main_race})
     if foreign and main_race is not None:
         out.append(
             DeckProblem(
@@ -121,15 +114,7 @@ def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
                 tuple(foreign),
             )
         )
-    spells = [c for c in cards if c.kind == "spell"]
-    if len(spells) > 16:
-        out.append(
-            DeckProblem(
-                "R-DECK-4",
-                f"{len(spells)} spells, at most 16",
-                tuple(sorted({c.id for c in spells})),
-            )
-        )
+    out.extend(_over_cap(cards, "spell", 16, "R-DECK-4", "spells"))
     generals = Counter(([main_race] if main_race else []) + [v.race for v in vices])
     by_race = Counter(c.race for c in cards if c.race != "neutral" and c.kind != "general")
     for race, n in sorted(by_race.items()):
@@ -142,6 +127,19 @@ def validate_deck(db: CardDB, setup: SideSetup) -> list[DeckProblem]:
                 )
             )
     return out
+
+
+def _over_cap(cards: list[Card], kind: str, cap: int, rule: str, noun: str) -> list[DeckProblem]:
+    """A deck holds at most ``cap`` cards of ``kind`` (R-DECK-3 barracks, R-DECK-4 spells):
+    the problem naming them, or none."""
+    of_kind = [c for c in cards if c.kind == kind]
+    if len(of_kind) <= cap:
+        return []
+    return [
+        DeckProblem(
+            rule, f"{len(of_kind)} {noun}, at most {cap}", tuple(sorted({c.id for c in of_kind}))
+        )
+    ]
 
 
 def check_deck(db: CardDB, setup: SideSetup) -> SideSetup:
