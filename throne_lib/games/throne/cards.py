@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -323,6 +323,20 @@ def _row(
     )
 
 
+def _bad_ref(
+    cards: dict[str, Card],
+    broken: set[str] | frozenset[str],
+    ref_id: str,
+    kinds: Collection[str],
+) -> bool:
+    """Whether ``ref_id`` names no row of one of ``kinds``; a reference to a row that has
+    problems of its own is not bad again."""
+    ref = cards.get(ref_id)
+    if ref is None:
+        return ref_id not in broken
+    return ref.kind not in kinds
+
+
 def _cross_check(
     cards: dict[str, Card],
     filename: str,
@@ -334,30 +348,20 @@ def _cross_check(
     for card in cards.values():
         row = card.row
         for i, sid in enumerate(card.tiers):
-            ref = cards.get(sid)  # a deck minion may be a soldier too (狼崽, R-UNIT-5)
-            if ref is None and sid in broken:
-                continue
-            if ref is None or ref.kind not in ("soldier", "minion"):
+            # a deck minion may be a soldier too (狼崽, R-UNIT-5)
+            if _bad_ref(cards, broken, sid, ("soldier", "minion")):
                 problems.append(
                     f"{filename}:{row}:tiers: level {i + 1} soldier {sid!r} is not a soldier (or minion) id"
                 )
         for cap in card.captains:
-            ref = cards.get(cap)
-            if ref is None and cap in broken:
-                continue
-            if ref is None or ref.kind not in ("captain", "soldier"):
+            if _bad_ref(cards, broken, cap, ("captain", "soldier")):
                 problems.append(
                     f"{filename}:{row}:captains: {cap!r} is not a captain (or worker) id"
                 )
         for clause in card.effects:
             for call in clause.calls:
                 for ptype, arg in zip(SPECS[call.name], call.args, strict=True):
-                    if ptype != "card":
-                        continue
-                    ref = cards.get(str(arg))
-                    if ref is None and str(arg) in broken:
-                        continue
-                    if ref is None or ref.kind not in SUMMONABLE:
+                    if ptype == "card" and _bad_ref(cards, broken, str(arg), SUMMONABLE):
                         problems.append(
                             f"{filename}:{row}:effects: {call.name}: {arg!r} is not the id of a "
                             f"summonable card ({', '.join(sorted(SUMMONABLE))})"
