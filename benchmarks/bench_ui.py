@@ -277,7 +277,7 @@ def play_setup(page: Any) -> list[tuple[float, float]]:
         assert box is not None
         page.mouse.click(box["x"] + x, box["y"] + y)
 
-    click(*L.chip_center(0))
+    click(*L.tray.center(0))
     for name in ("b2", "d2", "f2"):
         page.wait_for_function(
             f"(() => {{ const s = {STATE}; return s.phase === 'found' || s.phase === 'main'; }})()"

@@ -65,7 +65,7 @@ def _play(page: Any) -> None:
         f"(() => {{ const s = {STATE}; return s && s.turn === '0'; }})()", timeout=60_000
     )
     if state().get("phase") == "replace":
-        click(*L.chip_center(0))
+        click(*L.tray.center(0))
     for cell in ("b2", "d2", "f2"):
         if state().get("phase") != "found":
             break

@@ -173,10 +173,10 @@ def test_prediction_is_what_the_attack_then_does(pos: Callable[..., Match]) -> N
 def test_inspector_shows_cards_from_hand_and_chips(pos: Callable[..., Match]) -> None:
     m = pos("unit b2 blue militia_camp\nhand blue holy_light siege_ballista\n", mana=2)
     w = widget(m)
-    w.hover(*w.px.card_center(1))
+    w.hover(*w.px.hand.center(1))
     assert m.db["siege_ballista"].name in w.inspector.value and "R-TURN-1" in w.inspector.value
     w.click_cell("b2")
-    w.hover(*w.px.chip_center(0))
+    w.hover(*w.px.tray.center(0))
     tier = m.db[m.db["militia_camp"].tiers[0]]
     assert tier.name in w.inspector.value and "费用" in w.inspector.value
 

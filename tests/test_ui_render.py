@@ -93,10 +93,10 @@ def test_layout_hit_tests_round_trip() -> None:
     for cell in range(42):
         assert L.cell_at(*L.cell_center(cell)) == cell
     for i in range(8):
-        assert L.hand_at(*L.card_center(i), 8) == i
+        assert L.hand.at(*L.hand.center(i), 8) == i
     for i in range(5):
-        assert L.chip_at(*L.chip_center(i), 5) == i
-    assert L.cell_at(2, 2) is None and L.hand_at(2, 2, 8) is None
+        assert L.tray.at(*L.tray.center(i), 5) == i
+    assert L.cell_at(2, 2) is None and L.hand.at(2, 2, 8) is None
 
 
 def test_hand_cards_are_the_gallery_faces_at_hand_size(scenario: Scenario) -> None:
@@ -104,7 +104,7 @@ def test_hand_cards_are_the_gallery_faces_at_hand_size(scenario: Scenario) -> No
     m = scenario(POS)
     c = Controller(m)
     ops = units_ops(m, c.view())
-    x, y = L.card_xy(1)  # the ballista: dimmed (4 mana, 3 available), not selected
+    x, y = L.hand.xy(1)  # the ballista: dimmed (4 mana, 3 available), not selected
     face = card_face_ops(m.db["siege_ballista"], x, y, CARD_W, CARD_H)
     start = ops.index(face[0], ops.index(("set", "global_alpha", 0.42)))
     assert ops[start : start + len(face)] == face
@@ -114,7 +114,7 @@ def test_hand_cards_are_the_gallery_faces_at_hand_size(scenario: Scenario) -> No
     # the selected card is lifted and framed in gold; the drag ghost is 85% opaque
     c.click_hand(0)
     ops = units_ops(m, c.view())
-    x, y = L.card_xy(0)
+    x, y = L.hand.xy(0)
     assert ("stroke_rect", x + 1, y - 6 + 1, CARD_W - 2, CARD_H - 2) in ops
     assert ("set", "stroke_style", "#f1c40f") in ops
 

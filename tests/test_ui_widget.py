@@ -107,7 +107,7 @@ def test_cast_spell_by_drag_with_highlights_while_dragging(pos: Callable[..., Ma
     m = pos("hand blue holy_light\nunit c2 blue knight hp=1/4\n")
     w = widget(m)
     w._on_client_ready()
-    x0, y0 = w.px.card_center(0)
+    x0, y0 = w.px.hand.center(0)
     w._on_mouse_down(x0, y0)
     w._on_mouse_move(x0 + 20, y0 - 20)
     assert w._dragging
@@ -123,7 +123,7 @@ def test_drag_redraws_only_when_the_hovered_cell_changes(pos: Callable[..., Matc
     m = pos("hand blue holy_light\nunit c2 blue knight hp=1/4\n")
     w = widget(m)
     w._on_client_ready()
-    x0, y0 = w.px.card_center(0)
+    x0, y0 = w.px.hand.center(0)
     w._on_mouse_down(x0, y0)
     w._on_mouse_move(x0 + 20, y0 - 20)
     cx, cy = w.px.cell_center(m.geo.parse("c2"))

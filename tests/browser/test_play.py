@@ -86,7 +86,7 @@ class Player:
         return self.click_xy(*L.cell_center(_cell(name)))
 
     def click_chip(self, i: int) -> dict[str, str]:
-        return self.click_xy(*L.chip_center(i))
+        return self.click_xy(*L.tray.center(i))
 
     def highlights(self, style: str) -> list[str]:
         items = (item.split(":") for item in self.state()["hl"].split())
@@ -96,12 +96,12 @@ class Player:
         """Drag hand card ``index`` over the board; drop it on its first highlighted
         target (read while dragging), or back on the hand when it has none."""
         mouse = self.page.mouse
-        mouse.move(*self.at(*L.card_center(index)))
+        mouse.move(*self.at(*L.hand.center(index)))
         mouse.down()
         mouse.move(*self.at(*L.cell_center(_cell("d3"))), steps=8)
         self.page.wait_for_timeout(300)  # the drag start reaches the kernel
         targets = self.highlights("target") + self.highlights("place")
-        end = L.cell_center(_cell(targets[0])) if targets else L.card_center(index)
+        end = L.cell_center(_cell(targets[0])) if targets else L.hand.center(index)
 
         def drop() -> None:
             mouse.move(*self.at(*end), steps=4)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from throne_lib.games.throne.cards import Card
 from throne_lib.games.throne.ui.gallery import Op, card_face_ops
+from throne_lib.games.throne.ui.layout import Strip
 
 FACE_W, FACE_H = 150, 210  # the reward's cards (the gallery's 132×184, a bit larger)
 GAP = 14
@@ -24,18 +25,18 @@ def row_size(n: int, w: int = FACE_W, h: int = FACE_H, captions: bool = False) -
     return GAP + max(n, 1) * (w + GAP), GAP + h + (CAPTION_H if captions else 0) + GAP // 2
 
 
+def _strip(w: int, h: int = FACE_H) -> Strip:
+    return Strip(GAP, GAP, w, h, GAP)
+
+
 def card_xy(i: int, w: int = FACE_W) -> tuple[int, int]:
     """Top-left pixel of the i-th card."""
-    return GAP + i * (w + GAP), GAP
+    return _strip(w).xy(i)
 
 
 def row_at(x: float, y: float, n: int, w: int = FACE_W, h: int = FACE_H) -> int | None:
     """The index of the card under (x, y), or None (gaps and margins hit nothing)."""
-    if not GAP <= y < GAP + h or x < GAP:
-        return None
-    i = int((x - GAP) // (w + GAP))
-    inside = (x - GAP) - i * (w + GAP) < w
-    return i if 0 <= i < n and inside else None
+    return _strip(w, h).at(x, y, n)
 
 
 def row_ops(

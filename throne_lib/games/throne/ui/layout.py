@@ -25,6 +25,34 @@ MARGIN = 8
 
 
 @dataclass(frozen=True, slots=True)
+class Strip:
+    """A row of equal slots, left to right from ``x0``: the play canvas' chip tray and
+    hand, the tower's card rows. Slot ``i`` is ``w``×``h`` at (x0 + i·(w + gap), y)."""
+
+    x0: int
+    y: int
+    w: int
+    h: int
+    gap: int
+
+    def xy(self, i: int) -> tuple[int, int]:
+        """Top-left pixel of slot ``i``."""
+        return self.x0 + i * (self.w + self.gap), self.y
+
+    def center(self, i: int) -> tuple[float, float]:
+        x, y = self.xy(i)
+        return x + self.w / 2, y + self.h / 2
+
+    def at(self, x: float, y: float, count: int) -> int | None:
+        """The slot of ``count`` under (x, y), or None (gaps and margins hit nothing)."""
+        if not self.y <= y < self.y + self.h or x < self.x0:
+            return None
+        i = int((x - self.x0) // (self.w + self.gap))
+        inside = (x - self.x0) - i * (self.w + self.gap) < self.w
+        return i if 0 <= i < count and inside else None
+
+
+@dataclass(frozen=True, slots=True)
 class Layout:
     """Pixel positions for one board size (7×6 by default)."""
 
@@ -80,37 +108,16 @@ class Layout:
             return None
         return (self.rows - 1 - row_from_top) * self.columns + col
 
-    # --- chips (the tray under the board) --------------------------------------------
+    # --- the chip tray under the board, the hand cards under it ---------------------
 
-    def chip_xy(self, i: int) -> tuple[int, int]:
-        return BOARD_X + i * (CHIP_W + CHIP_GAP), self.tray_y
+    @property
+    def tray(self) -> Strip:
+        """The chips: summon choices, captain offer, opening prompts."""
+        return Strip(BOARD_X, self.tray_y, CHIP_W, CHIP_H, CHIP_GAP)
 
-    def chip_center(self, i: int) -> tuple[float, float]:
-        x, y = self.chip_xy(i)
-        return x + CHIP_W / 2, y + CHIP_H / 2
-
-    def chip_at(self, x: float, y: float, count: int) -> int | None:
-        if not self.tray_y <= y < self.tray_y + CHIP_H or x < BOARD_X:
-            return None
-        i = int((x - BOARD_X) // (CHIP_W + CHIP_GAP))
-        inside = (x - BOARD_X) - i * (CHIP_W + CHIP_GAP) < CHIP_W
-        return i if 0 <= i < count and inside else None
-
-    # --- hand cards ------------------------------------------------------------------
-
-    def card_xy(self, i: int) -> tuple[int, int]:
-        return BOARD_X + i * (CARD_W + CARD_GAP), self.hand_y
-
-    def card_center(self, i: int) -> tuple[float, float]:
-        x, y = self.card_xy(i)
-        return x + CARD_W / 2, y + CARD_H / 2
-
-    def hand_at(self, x: float, y: float, count: int) -> int | None:
-        if not self.hand_y <= y < self.hand_y + CARD_H or x < BOARD_X:
-            return None
-        i = int((x - BOARD_X) // (CARD_W + CARD_GAP))
-        inside = (x - BOARD_X) - i * (CARD_W + CARD_GAP) < CARD_W
-        return i if 0 <= i < count and inside else None
+    @property
+    def hand(self) -> Strip:
+        return Strip(BOARD_X, self.hand_y, CARD_W, CARD_H, CARD_GAP)
 
 
 DEFAULT_LAYOUT = Layout()

@@ -262,12 +262,12 @@ def card_ops(
 def chip_ops(view: View, layout: Layout) -> list[Op]:
     ops: list[Op] = []
     if not view.chips:
-        x, y = layout.chip_xy(0)
+        x, y = layout.tray.xy(0)
         ops += [("set", "text_align", "left")]
         ops += text(view.hint, x + 4, y + CHIP_H / 2, 13, "#5d6778")
         return ops + [("set", "text_align", "center")]
     for i, chip in enumerate(view.chips):
-        x, y = layout.chip_xy(i)
+        x, y = layout.tray.xy(i)
         ops += [("set", "global_alpha", 1.0 if chip.enabled else 0.45)]
         ops += [("set", "fill_style", "#34495e" if chip.selected else "#ecf0f4")]
         ops += [("fill_rect", x, y, CHIP_W, CHIP_H)]
@@ -310,7 +310,7 @@ def tray_ops(
     for i, card_id in enumerate(hand):
         if i == view.drag_hand:
             continue  # drawn under the pointer by the overlay
-        x, y = layout.card_xy(i)
+        x, y = layout.hand.xy(i)
         selected = i == view.selected_hand
         dim = i not in view.playable
         ops += card_ops(match, card_id, x, y - (6 if selected else 0), dim, selected)
@@ -357,7 +357,7 @@ def overlay_ops(match: Match, view: View, layout: Layout = DEFAULT_LAYOUT) -> li
             cx, cy = layout.cell_center(view.drag_cell)
             gx, gy = cx - CARD_W / 2, cy - CARD_H / 2
         else:
-            hx, hy = layout.card_xy(view.drag_hand)
+            hx, hy = layout.hand.xy(view.drag_hand)
             gx, gy = float(hx), float(hy - 14)
         ops += [("set", "text_align", "center"), ("set", "text_baseline", "middle")]
         ops += card_ops(match, hand[view.drag_hand], gx, gy, False, True, alpha=0.85)

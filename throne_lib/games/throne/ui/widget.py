@@ -430,7 +430,7 @@ class MatchWidget(W.VBox):
         return self._press[2] if self._press is not None else -1
 
     def _on_mouse_down(self, x: float, y: float) -> None:
-        hand = self.px.hand_at(x, y, len(self.ctrl.hand))
+        hand = self.px.hand.at(x, y, len(self.ctrl.hand))
         self._press = (x, y, -1 if hand is None else hand)
         self._dragging = False
         self._drag_cell = -1
@@ -522,10 +522,10 @@ class MatchWidget(W.VBox):
         cell = self.px.cell_at(x, y)
         if cell is not None:
             return ("cell", cell)
-        chip = self.px.chip_at(x, y, len(self.ctrl.chips()))
+        chip = self.px.tray.at(x, y, len(self.ctrl.chips()))
         if chip is not None:
             return ("chip", chip)
-        hand = self.px.hand_at(x, y, len(self.ctrl.hand))
+        hand = self.px.hand.at(x, y, len(self.ctrl.hand))
         return ("hand", hand) if hand is not None else ()
 
     def hover(self, x: float, y: float) -> None:
@@ -583,18 +583,18 @@ class MatchWidget(W.VBox):
         self._on_mouse_up(x, y)
 
     def click_chip(self, index: int) -> None:
-        x, y = self.px.chip_center(index)
+        x, y = self.px.tray.center(index)
         self._on_mouse_down(x, y)
         self._on_mouse_up(x, y)
 
     def click_hand(self, index: int) -> None:
-        x, y = self.px.card_center(index)
+        x, y = self.px.hand.center(index)
         self._on_mouse_down(x, y)
         self._on_mouse_up(x, y)
 
     def drag_hand_to(self, index: int, cell: int | str) -> None:
         c = self.match.geo.parse(cell) if isinstance(cell, str) else cell
-        x0, y0 = self.px.card_center(index)
+        x0, y0 = self.px.hand.center(index)
         x1, y1 = self.px.cell_center(c)
         self._on_mouse_down(x0, y0)
         for k in range(1, 6):
