@@ -573,20 +573,20 @@ class Controller:
         return []
 
     def end_turn(self) -> list[Event]:
-        if self._not_now():
-            return []
-        if Action("end") not in self.match.legal_actions():
-            self._refuse(Action("end"))
-            return []
-        return self.apply(Action("end"))
+        return self._button(Action("end"))
 
     def shuffle(self) -> list[Event]:
+        return self._button(Action("shuffle"))
+
+    def _button(self, action: Action) -> list[Event]:
+        """A button that is one action (结束回合, 洗牌): applied when legal, else the
+        engine's reason is said."""
         if self._not_now():
             return []
-        if Action("shuffle") not in self.match.legal_actions():
-            self._refuse(Action("shuffle"))
+        if action not in self.match.legal_actions():
+            self._refuse(action)
             return []
-        return self.apply(Action("shuffle"))
+        return self.apply(action)
 
     # --- applying --------------------------------------------------------------------
 
