@@ -86,7 +86,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     own = hooks.play(args)
     if own is not None:
         return own
-    from throne_lib.kit.agents import make_agent
+    from throne_lib.kit.agents import make_agent, play_out
     from throne_lib.kit.log import AgentInfo, MatchRecorder
 
     if not args.agents:  # before a list of that many agents is built (--players 10**11)
@@ -112,15 +112,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     agents = [make_agent(a, args.seed * n + s, game.name) for s, a in enumerate(names)]
     infos = [AgentInfo(a, args.seed * n + s) for s, a in enumerate(names)]
     rec = MatchRecorder(match, args.log, infos) if args.log else None
-    try:
-        for _ in range(100_000):
-            if match.is_over:
-                break
-            action = agents[match.current_seat].choose(match)
-            if rec is not None:
-                rec.apply(action)
-            else:
-                match.apply(action)
+    try:  # an unfinished match (100,000 actions) is summarised as "not over"
+        play_out(match, agents, 100_000, rec.apply if rec is not None else None)
     finally:
         if rec is not None:
             rec.close()

@@ -20,6 +20,7 @@ name replaces the kit's (Throne's ``search`` is its turn-level plan search).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from throne_lib.kit import registry
@@ -106,10 +107,25 @@ def make_agent(name: str, seed: int = 0, game: str = registry.DEFAULT_GAME, **pa
     return agent
 
 
-def play_match(match: Any, *agents: Agent, max_actions: int = 100_000) -> Any:
-    """Play until the match ends, ``agents[seat]`` choosing for each seat."""
+def play_out(
+    match: Any,
+    agents: Sequence[Agent],
+    max_actions: int = 100_000,
+    apply: Callable[[Any], object] | None = None,
+) -> bool:
+    """Let ``agents[seat]`` choose for each seat until the match ends or ``max_actions``
+    actions are played; whether it ended. ``apply`` (a ``MatchRecorder``'s, to log as it
+    goes) applies each chosen action in place of ``match.apply``."""
+    step = match.apply if apply is None else apply
     for _ in range(max_actions):
         if match.is_over:
-            return match
-        match.apply(agents[match.current_seat].choose(match))
-    raise RuntimeError(f"match did not end within {max_actions} actions")
+            return True
+        step(agents[match.current_seat].choose(match))
+    return bool(match.is_over)
+
+
+def play_match(match: Any, *agents: Agent, max_actions: int = 100_000) -> Any:
+    """Play until the match ends, ``agents[seat]`` choosing for each seat."""
+    if not play_out(match, agents, max_actions):
+        raise RuntimeError(f"match did not end within {max_actions} actions")
+    return match

@@ -21,7 +21,7 @@ from throne_lib.games.throne.cards import KINDS, RACES, CardDB, load_cards
 from throne_lib.games.throne.decks import DeckError, load_deck, signature_deck, validate_deck
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.kit.agents import make_agent
+from throne_lib.kit.agents import make_agent, play_out
 from throne_lib.kit.cli import CliError, KitCliHooks
 from throne_lib.kit.log import AgentInfo, LogResult, MatchRecorder
 
@@ -63,18 +63,15 @@ def run_match(
     infos = [AgentInfo(name, agent_seed(seed, side)) for side, name in enumerate(agents)]
     recorder = MatchRecorder(match, log, infos) if log is not None else None
     try:
-        for _ in range(max_actions):
-            if match.is_over:
-                return match
-            action = players[match.turn].choose(match)
-            if recorder is not None:
-                recorder.apply(action)
-            else:
-                match.apply(action)
+        ended = play_out(
+            match, players, max_actions, recorder.apply if recorder is not None else None
+        )
     finally:
         if recorder is not None:
             recorder.close()
-    raise CliError(f"match did not end within {max_actions} actions")
+    if not ended:
+        raise CliError(f"match did not end within {max_actions} actions")
+    return match
 
 
 def _load(path: str | None) -> CardDB:
