@@ -50,7 +50,7 @@ from throne_lib.kit.sim import (
     MatchSpec,
     _table,
     build_parser,
-    game_arg,
+    game_and_args,
     options_of,
     plain_specs,
     save_results,
@@ -315,13 +315,10 @@ def build_compare_parser(game: registry.Game) -> argparse.ArgumentParser:
 def compare_main(argv: Sequence[str] | None = None) -> int:
     """``throne compare``: exit 0 on success, 1 on an error (one line on stderr), 2 on a
     usage error."""
-    name, _rest = game_arg(argv)
-    try:
-        game = registry.get(name)
-    except ValueError as exc:
-        print(f"throne compare: {exc}", file=sys.stderr)
+    got = game_and_args(argv, "throne compare", build_compare_parser)
+    if got is None:
         return 1
-    args = build_compare_parser(game).parse_args(argv)
+    game, args = got
     from throne_lib.kit.variants import check_variant, parse_sets
 
     try:

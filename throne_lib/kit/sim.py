@@ -516,18 +516,32 @@ def plain_specs(game: registry.Game, args: argparse.Namespace, table: Any) -> li
     return [replace(s, options=opts) for s in specs] if opts else specs
 
 
-def simulate_main(argv: Sequence[str] | None = None) -> int:
-    """``throne simulate``: exit 0 on success, 1 on an error (one line on stderr)."""
-    name, rest = game_arg(argv)
-    words = list(sys.argv[1:] if argv is None else argv)
-    if len(rest) == len(words) and {"-h", "--help"} & set(words):  # no --game: the kit's help
-        kit_help_parser().parse_args(["--help"])
+def game_and_args(
+    argv: Sequence[str] | None,
+    prog: str,
+    parser: Callable[[registry.Game], argparse.ArgumentParser],
+) -> tuple[registry.Game, argparse.Namespace] | None:
+    """The game ``--game`` names and ``argv`` parsed by that game's ``parser``; None, after
+    one line on stderr, when no such game is registered (``prog`` starts the line)."""
+    name, _rest = game_arg(argv)
     try:
         game = registry.get(name)
     except ValueError as exc:
-        print(f"throne simulate: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+    return game, parser(game).parse_args(argv)
+
+
+def simulate_main(argv: Sequence[str] | None = None) -> int:
+    """``throne simulate``: exit 0 on success, 1 on an error (one line on stderr)."""
+    _name, rest = game_arg(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if len(rest) == len(words) and {"-h", "--help"} & set(words):  # no --game: the kit's help
+        kit_help_parser().parse_args(["--help"])
+    got = game_and_args(argv, "throne simulate", build_parser)
+    if got is None:
         return 1
-    args = build_parser(game).parse_args(argv)
+    game, args = got
     try:
         text = table_text(game, args.cards)
         table = _table(game.name, text) if text is not None else None
