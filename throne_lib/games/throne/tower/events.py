@@ -26,12 +26,11 @@ from pathlib import Path
 from throne_lib.games.throne.tower.tables import (
     ROOT,
     Call,
-    TowerTableError,
     check_id,
-    digest,
+    load_table,
     parse_calls,
     parse_int,
-    read_text,
+    table_of,
 )
 from throne_lib.kit.csvtable import read_rows, reporter
 from throne_lib.kit.tables import RowTable
@@ -75,12 +74,11 @@ class EventDB(RowTable[TowerEvent]):
 
 
 def load_events(path: str | Path | None = None) -> EventDB:
-    p = Path(path) if path is not None else DEFAULT_PATH
-    return parse_events(read_text(p, "event table"), p.name)
+    return load_table(path, DEFAULT_PATH, "event table", parse_events)
 
 
 def parse_events(text: str, filename: str = "events.csv") -> EventDB:
-    """Validate the event table; raise :class:`TowerTableError` with every problem."""
+    """Validate the event table; raise :class:`~.tables.TowerTableError` with every problem."""
     problems: list[str] = []
     heads: dict[str, tuple[int, str, str]] = {}
     options: dict[str, list[Option]] = {}
@@ -123,8 +121,4 @@ def parse_events(text: str, filename: str = "events.csv") -> EventDB:
                 f"{filename}:{row}:effects: event {eid!r} needs an option that costs no gold"
             )
         events[eid] = TowerEvent(eid, name, body, tuple(options[eid]), row)
-    if not problems and not events:
-        problems.append(f"{filename}:2:-: the table has no events")
-    if problems:
-        raise TowerTableError(problems, "event table")
-    return EventDB(events, digest(text))
+    return table_of(EventDB, events, text, filename, problems, "event table")

@@ -37,12 +37,11 @@ from pathlib import Path
 from throne_lib.games.throne.tower.tables import (
     ROOT,
     Call,
-    TowerTableError,
     check_id,
-    digest,
+    load_table,
     parse_calls,
     parse_int,
-    read_text,
+    table_of,
 )
 from throne_lib.kit.csvtable import read_rows, reporter
 from throne_lib.kit.tables import RowTable
@@ -100,12 +99,11 @@ def total(db: RelicDB, owned: Iterable[str], effect: str) -> int:
 
 
 def load_relics(path: str | Path | None = None) -> RelicDB:
-    p = Path(path) if path is not None else DEFAULT_PATH
-    return parse_relics(read_text(p, "relic table"), p.name)
+    return load_table(path, DEFAULT_PATH, "relic table", parse_relics)
 
 
 def parse_relics(text: str, filename: str = "relics.csv") -> RelicDB:
-    """Validate the relic table; raise :class:`TowerTableError` with every problem."""
+    """Validate the relic table; raise :class:`~.tables.TowerTableError` with every problem."""
     problems: list[str] = []
     relics: dict[str, Relic] = {}
     first: dict[str, int] = {}
@@ -138,8 +136,4 @@ def parse_relics(text: str, filename: str = "relics.csv") -> RelicDB:
         relics[rec["id"]] = Relic(
             rec["id"], rec["name"], rec["rarity"], price, effects, enemy, rec["text"], row
         )
-    if not problems and not relics:
-        problems.append(f"{filename}:2:-: the table has no relics")
-    if problems:
-        raise TowerTableError(problems, "relic table")
-    return RelicDB(relics, digest(text))
+    return table_of(RelicDB, relics, text, filename, problems, "relic table")

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from throne_lib.games.throne.cards import CardTableError
 from throne_lib.kit.csvtable import Reporter, read_table_text
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 ROOT = Path(__file__).resolve().parents[4]
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -108,3 +113,30 @@ def read_text(path: Path, what: str) -> str:
 
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def load_table(
+    path: str | Path | None, default: Path, what: str, parse: Callable[[str, str], D]
+) -> D:
+    """Read the ``what`` (e.g. "relic table") at ``path`` (``default`` if None) and
+    ``parse(text, file name)`` it."""
+    p = Path(path) if path is not None else default
+    return parse(read_text(p, what), p.name)
+
+
+def table_of(
+    make: Callable[[dict[str, T], str], D],
+    rows: dict[str, T],
+    text: str,
+    filename: str,
+    problems: list[str],
+    what: str,
+) -> D:
+    """The table ``make(rows, digest of text)``, or :class:`TowerTableError` with every
+    problem at once; a table without rows is one (what = "relic table" -> "no relics")."""
+    if not problems and not rows:
+        noun = what.removesuffix(" table")
+        problems.append(f"{filename}:2:-: the table has no {noun}s")
+    if problems:
+        raise TowerTableError(problems, what)
+    return make(rows, digest(text))
