@@ -279,27 +279,40 @@ def verified_lines(
         f"{'before (verify)':<26}{'after (verify)':<26}{'meets':<7}{'sure?':<8}"
         f"{'after (holdout)':<17}group",
     ]
+    first = f"first seat (≤ {100 * targets.first_seat_max:.0f}%)"
     for g in [*groups, FIRST]:
         a = p.verified.rates[g]
-        if g == FIRST:
-            if math.isnan(a.win_rate) and math.isnan(before.rates[g].win_rate):
-                continue
-            label, ok = (
-                f"first seat (≤ {100 * targets.first_seat_max:.0f}%)",
-                (a.win_rate <= targets.first_seat_max),
-            )
-            sure = _sure(a, -1.0, targets.first_seat_max)
-        else:
-            label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a.win_rate <= hi
-            sure = _sure(a, lo, hi)
+        if g == FIRST and math.isnan(a.win_rate) and math.isnan(before.rates[g].win_rate):
+            continue
+        low, high = _range_of(g, targets)
+        ok = low <= a.win_rate <= high
         held = p.after.rates[g].win_rate
         lines.append(
-            f"{_pct(before.rates[g]):<26}{_pct(a):<26}{'yes' if ok else 'NO':<7}{sure:<8}"
-            f"{'-' if math.isnan(held) else f'{100 * held:5.1f}%':<17}{label}"
+            f"{_pct(before.rates[g]):<26}{_pct(a):<26}{'yes' if ok else 'NO':<7}"
+            f"{_sure(a, low, high):<8}"
+            f"{'-' if math.isnan(held) else f'{100 * held:5.1f}%':<17}{_label(g, names, first)}"
         )
-    if targets.length is not None:
-        lines.append(f"{before.mean_length:<26.1f}{p.verified.mean_length:<26.1f}mean length")
-    return lines
+    return lines + _length_line(targets, before, p.verified, "")
+
+
+def _range_of(g: str, targets: Targets) -> tuple[float, float]:
+    """Where a group's win rate meets its target: inside the band; the first seat's at
+    most ``first_seat_max``."""
+    return (-1.0, targets.first_seat_max) if g == FIRST else targets.band
+
+
+def _label(g: str, names: Mapping[str, str], first: str) -> str:
+    """A row's label: the group with its name, or ``first`` for the first seat."""
+    if g == FIRST:
+        return first
+    return f"{g} {names[g]}" if g in names else g
+
+
+def _length_line(targets: Targets, before: Measure, after: Measure, pad: str) -> list[str]:
+    """The mean length before and after, when the targets have one."""
+    if targets.length is None:
+        return []
+    return [f"{before.mean_length:<26.1f}{after.mean_length:<26.1f}{pad}mean length"]
 
 
 def _rate_lines(
@@ -312,20 +325,14 @@ def _rate_lines(
 ) -> list[str]:
     """Before/after win rate of each group and the first seat, with 95% intervals."""
     lines = [f"{f'before ({where})':<26}{f'after ({where})':<26}on target  group"]
-    lo, hi = targets.band
     for g in [*groups, FIRST]:
-        a = after.rates[g].win_rate
-        if g == FIRST:
-            label, ok = "first seat", a <= targets.first_seat_max
-        else:
-            label, ok = (f"{g} {names[g]}" if g in names else g), lo <= a <= hi
+        low, high = _range_of(g, targets)
+        ok = low <= after.rates[g].win_rate <= high
         lines.append(
             f"{_pct(before.rates[g]):<26}{_pct(after.rates[g]):<26}{'yes' if ok else 'NO':<11}"
-            f"{label}"
+            f"{_label(g, names, 'first seat')}"
         )
-    if targets.length is not None:
-        lines.append(f"{before.mean_length:<26.1f}{after.mean_length:<26.1f}{'':<11}mean length")
-    return lines
+    return lines + _length_line(targets, before, after, " " * 11)
 
 
 def targets_of(frame: pd.DataFrame) -> Targets | None:
