@@ -326,7 +326,7 @@ def _overload(eng: Engine, ctx: Ctx, who: str) -> None:
 def _give_taunt(eng: Engine, ctx: Ctx, who: str) -> None:
     for u in resolve_who(eng, ctx, who):
         u.taunt = True
-        eng.emit("grant", u.side, actor=ctx.card, target=u.card, target_cell=u.cell, note="taunt")
+        eng.emit_on("grant", u, ctx.card, note="taunt")
 
 
 @effect(
@@ -336,9 +336,7 @@ def _give_reborn(eng: Engine, ctx: Ctx, who: str) -> None:
     for u in resolve_who(eng, ctx, who):
         if u.kind not in (THRONE, BARRACKS):
             u.reborn = True
-            eng.emit(
-                "grant", u.side, actor=ctx.card, target=u.card, target_cell=u.cell, note="reborn"
-            )
+            eng.emit_on("grant", u, ctx.card, note="reborn")
 
 
 @effect(
@@ -350,15 +348,7 @@ def _give_reborn(eng: Engine, ctx: Ctx, who: str) -> None:
 def _give_regen(eng: Engine, ctx: Ctx, amount: int, who: str) -> None:
     for u in resolve_who(eng, ctx, who):
         u.regen += amount
-        eng.emit(
-            "grant",
-            u.side,
-            actor=ctx.card,
-            target=u.card,
-            target_cell=u.cell,
-            amount=amount,
-            note="regen",
-        )
+        eng.emit_on("grant", u, ctx.card, amount, "regen")
 
 
 @effect(

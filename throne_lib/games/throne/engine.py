@@ -69,6 +69,23 @@ class Engine:
         if self.record_events:
             self.events.append(Event(kind, self.state.round, side, **fields))  # type: ignore[arg-type]
 
+    def emit_on(
+        self,
+        kind: str,
+        u: Unit,
+        card: str,
+        amount: int = 0,
+        note: str = "",
+        side: int | None = None,
+    ) -> None:
+        """The event of ``card`` acting on unit ``u`` (damage, heal, buff, grant …), under
+        ``u``'s side unless ``side`` names the side that acts."""
+        if self.record_events:
+            who = u.side if side is None else side
+            self.events.append(
+                Event(kind, self.state.round, who, card, -1, u.card, u.cell, amount, note)
+            )
+
     # --- queries -------------------------------------------------------------
 
     def summons_per_turn(self, b: Unit) -> int:
@@ -216,24 +233,14 @@ class Engine:
             notes.append("固守-1")
         if u.shield and amount > 0:
             u.shield = False
-            self.emit(
-                "shield_break", side, actor=card, target=u.card, target_cell=u.cell, note=note
-            )
+            self.emit_on("shield_break", u, card, note=note, side=side)
             return 0
         absorbed = min(u.armor, amount)
         u.armor -= absorbed
         u.hp -= amount - absorbed
         if absorbed:
             notes.append(f"护甲-{absorbed}")
-        self.emit(
-            "damage",
-            side,
-            actor=card,
-            target=u.card,
-            target_cell=u.cell,
-            amount=amount - absorbed,
-            note=" ".join(notes),
-        )
+        self.emit_on("damage", u, card, amount - absorbed, " ".join(notes), side)
         return amount
 
     def heal(self, u: Unit, amount: int, card: str, overflow: bool = False) -> int:
@@ -245,52 +252,36 @@ class Engine:
         if gained:
             u.hp = new
             note = "溢出上限" if u.hp > u.max_hp else ""
-            self.emit(
-                "heal",
-                u.side,
-                actor=card,
-                target=u.card,
-                target_cell=u.cell,
-                amount=gained,
-                note=note,
-            )
+            self.emit_on("heal", u, card, gained, note)
         return gained
 
     def buff(self, u: Unit, attack: int, hp: int, card: str) -> None:
         u.attack = max(0, u.attack + attack)
         u.max_hp += hp
         u.hp += hp
-        self.emit(
-            "buff",
-            u.side,
-            actor=card,
-            target=u.card,
-            target_cell=u.cell,
-            amount=attack,
-            note=f"+{attack}/+{hp}",
-        )
+        self.emit_on("buff", u, card, attack, f"+{attack}/+{hp}")
 
     def give_armor(self, u: Unit, amount: int, card: str) -> None:
         u.armor += amount
-        self.emit("armor", u.side, actor=card, target=u.card, target_cell=u.cell, amount=amount)
+        self.emit_on("armor", u, card, amount)
 
     def give_shield(self, u: Unit, card: str) -> None:
         u.shield = True
-        self.emit("shield", u.side, actor=card, target=u.card, target_cell=u.cell)
+        self.emit_on("shield", u, card)
 
     def destroy(self, u: Unit, card: str) -> None:
         if self.destroy_immune(u):  # R-THRONE-5 (e.g. reached by a non-chosen selector)
-            self.emit("immune", u.side, actor=card, target=u.card, target_cell=u.cell)
+            self.emit_on("immune", u, card)
             return
         u.hp = 0
-        self.emit("destroy", u.side, actor=card, target=u.card, target_cell=u.cell)
+        self.emit_on("destroy", u, card)
 
     def bounce(self, u: Unit, card: str) -> None:
         if u.kind in (THRONE, BARRACKS) or u.hp <= 0:
             return
         self.state.board[u.cell] = None
         side = self.state.sides[u.side]
-        self.emit("bounce", u.side, actor=card, target=u.card, target_cell=u.cell)
+        self.emit_on("bounce", u, card)
         if u.from_deck:
             if len(side.hand) < self.rules.hand_limit:
                 side.hand.append(u.card)
@@ -324,14 +315,7 @@ class Engine:
                 self.heal_around(u)
         else:
             return
-        self.emit(
-            "load",
-            u.side,
-            actor=card,
-            target=u.card,
-            target_cell=u.cell,
-            note="重新装载" if reset else "",
-        )
+        self.emit_on("load", u, card, note="重新装载" if reset else "")
 
     def heal_around(self, u: Unit) -> None:
         for c in self.geo.around[u.cell]:
@@ -529,15 +513,7 @@ class Engine:
         b.level = min(r.max_barracks_level, b.level + 1)
         b.max_hp += r.repair_max_bonus
         b.summons_used = 0
-        self.emit(
-            "repair",
-            b.side,
-            actor=card.id,
-            target=b.card,
-            target_cell=b.cell,
-            amount=b.hp - before,
-            note=f"Lv{b.level}",
-        )
+        self.emit_on("repair", b, card.id, b.hp - before, f"Lv{b.level}")
 
     def _do_summon(self, a: Action) -> None:
         b = self.state.board[a.cell]
