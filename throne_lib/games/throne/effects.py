@@ -259,36 +259,40 @@ def _bounce(eng: Engine, ctx: Ctx, who: str) -> None:
         eng.bounce(u, ctx.card)
 
 
-@effect(
+def _shift(forward: bool) -> Impl:
+    """``advance`` / ``retreat``: one engine move, towards the enemy's side or back."""
+
+    def shift(eng: Engine, ctx: Ctx, n: int, who: str) -> None:
+        for u in resolve_who(eng, ctx, who):
+            eng.shift(u, n, forward=forward, card=ctx.card)
+
+    return shift
+
+
+def _load(reset: bool) -> Impl:
+    """``load`` / ``reload``: one engine load, resetting this turn's summon count or not."""
+
+    def load(eng: Engine, ctx: Ctx, who: str) -> None:
+        for u in resolve_who(eng, ctx, who):
+            eng.load(u, reset=reset, card=ctx.card)
+
+    return load
+
+
+effect(
     "advance", "int", "who", doc="Move the targets up to N free cells towards the enemy's side."
-)
-def _advance(eng: Engine, ctx: Ctx, n: int, who: str) -> None:
-    for u in resolve_who(eng, ctx, who):
-        eng.shift(u, n, forward=True, card=ctx.card)
-
-
-@effect(
+)(_shift(True))
+effect(
     "retreat", "int", "who", doc="Push the targets up to N free cells back towards their own side."
-)
-def _retreat(eng: Engine, ctx: Ctx, n: int, who: str) -> None:
-    for u in resolve_who(eng, ctx, who):
-        eng.shift(u, n, forward=False, card=ctx.card)
-
-
-@effect(
+)(_shift(False))
+effect(
     "load",
     "who",
     doc="Load: barracks may buy 加派 (R-BARRACKS-10), buildings gain a use this turn (R-GOBLIN-3).",
+)(_load(False))
+effect("reload", "who", doc="Load and reset this turn's summon count (修理工, R-BARRACKS-10).")(
+    _load(True)
 )
-def _load(eng: Engine, ctx: Ctx, who: str) -> None:
-    for u in resolve_who(eng, ctx, who):
-        eng.load(u, reset=False, card=ctx.card)
-
-
-@effect("reload", "who", doc="Load and reset this turn's summon count (修理工, R-BARRACKS-10).")
-def _reload(eng: Engine, ctx: Ctx, who: str) -> None:
-    for u in resolve_who(eng, ctx, who):
-        eng.load(u, reset=True, card=ctx.card)
 
 
 @effect(
