@@ -281,3 +281,24 @@ def test_card_table_b_is_what_the_variant_plays(
     bad.write_text("id,name\nx,y\n", encoding="utf-8")
     assert compare_main(["--cards", str(a), str(bad), "-n", "1"]) == 1
     assert "broken.csv:1:race: missing column" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "card_id"), [("throne", "squire"), ("pin", "anv_militia")])
+def test_table_b_missing_a_card_the_setups_use_is_refused_before_any_match(
+    name: str, card_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The setups are built from table A and played on both tables (common random
+    numbers): a deck card that table B removed is named, with B's file, before a match."""
+    game = registry.get(name)
+    a = game.card_tables[0]
+    lines = a.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith(f"{card_id},")]
+    assert len(kept) == len(lines) - 1
+    b = tmp_path / "b.csv"
+    b.write_text("".join(kept), encoding="utf-8")
+    argv = ["--game", name, "--cards", str(a), str(b), "-n", "2", "--no-progress"]
+    assert compare_main(argv) == 1
+    captured = capsys.readouterr()
+    assert f"card table B ({b}) cannot play" in captured.err
+    assert card_id in captured.err
+    assert "==" not in captured.out  # no result table: nothing was played

@@ -114,6 +114,37 @@ def run_compare(
     return cmp
 
 
+def check_setups_playable(
+    game: registry.Game,
+    specs: Sequence[MatchSpec],
+    path: str,
+    changes: dict[str, Any] | None = None,
+) -> None:
+    """Build each distinct setup of ``specs`` (made from table A) on the card table at
+    ``path`` (table B), before any match: a comparison plays the same setups on both
+    tables (common random numbers), so a deck card or general that B removed is named
+    here, with both tables, instead of failing after the base variant has played."""
+    from throne_lib.kit.variants import with_changes
+
+    text = table_text(game, path)
+    table = _table(game.name, text) if text is not None else None
+    seen: set[str] = set()
+    for spec in specs:
+        key = repr(spec.setups)
+        if key in seen:
+            continue
+        seen.add(key)
+        opts = with_changes(game, options_of(spec, table), changes or {})
+        try:
+            game.new(list(spec.setups), spec.seed, **opts)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(
+                f"card table B ({path}) cannot play match {spec.index}'s setup, which was "
+                f"built from table A: {exc}. A comparison plays the same setups on both "
+                "tables; keep what the setups use in B (or change it rather than remove it)"
+            ) from None
+
+
 def default_specs(
     game: registry.Game,
     n: int,
@@ -336,6 +367,8 @@ def compare_main(argv: Sequence[str] | None = None) -> int:
         specs = plain_specs(game, args, table)
         if specs:
             check_variant(game, changes, specs[0].setups, options_of(specs[0], table))
+        if specs and cards[1] is not None and cards[1] != cards[0]:
+            check_setups_playable(game, specs, cards[1], changes)
         cmp = run_compare(
             game, specs, changes, cards, args.workers, args.backend, args.scheduler,
             not args.no_progress,
