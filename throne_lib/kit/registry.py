@@ -23,7 +23,7 @@ import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from throne_lib.kit.protocol import DRAW, GameMatch, check_identity
 
@@ -31,6 +31,10 @@ from throne_lib.kit.protocol import DRAW, GameMatch, check_identity
 GAME_PACKAGES: list[str] = ["throne_lib.games"]
 #: The game the command line and the dashboards mean when none is named.
 DEFAULT_GAME = "throne"
+#: The repository, where :func:`declare` finds a game's card tables by file name.
+ROOT = Path(__file__).resolve().parents[2]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -211,6 +215,67 @@ class Lazy:
     @property
     def __signature__(self) -> inspect.Signature:
         return inspect.signature(load(self.ref))
+
+
+# the Game fields that may be "module:attr" strings, loaded by Game.hook on first use
+_HOOKS = ("log_codec", "sim_hooks", "review", "cli", "balance", "ismcts", "winner_label", "rules")
+
+
+def declare(
+    package: str | None,
+    *,
+    tables: Sequence[str] = (),
+    word_setups: str = "",
+    **fields: Any,
+) -> Game:
+    """The :class:`Game` of the game package ``package`` (the declaring module's
+    ``__package__``), the kit's conventions filled in so that a game states only what
+    is its own:
+
+    - the game is named after its package (``throne_lib.games.castle``: ``castle``),
+      which is ``Game.module``;
+    - ``tables``: its card tables' file names in the repository (``card_tables``);
+    - a hook (``sim_hooks``, ``cli`` …), an agent factory or a table parser given as
+      ``".module:attr"`` is found in the package (agents and parsers load on first
+      call, as :class:`Lazy`);
+    - ``default_agent``: the first of ``agents``;
+    - ``word_setups="seat{}"``: a setup is just a word; ``default_setups(n)`` formats
+      ``0 … n-1`` and ``resolve_setup`` keeps a command-line word as it is.
+
+    Any other field of :class:`Game` is passed as it is (and may override these)."""
+    if not package:
+        raise ValueError("declare() takes the game module's __package__")
+
+    def ref(value: Any) -> Any:
+        return package + value if isinstance(value, str) and value.startswith(".") else value
+
+    def lazy(value: Any) -> Any:
+        return Lazy(ref(value)) if isinstance(value, str) else value
+
+    own: dict[str, Any] = {
+        "name": package.rpartition(".")[2],
+        "module": package,
+        "card_tables": tuple(ROOT / t for t in tables),
+    }
+    if word_setups:
+        own["default_setups"] = lambda n, options=None: [word_setups.format(i) for i in range(n)]
+        own["resolve_setup"] = lambda word, options=None: word
+    agents = {k: lazy(v) for k, v in fields.pop("agents", {}).items()}
+    if agents:
+        own |= {"agents": agents, "default_agent": next(iter(agents))}
+    if "parse_table" in fields:
+        fields["parse_table"] = lazy(fields["parse_table"])
+    if "table_parsers" in fields:
+        fields["table_parsers"] = {k: lazy(v) for k, v in fields["table_parsers"].items()}
+    fields |= {k: ref(fields[k]) for k in _HOOKS if k in fields}
+    return Game(**(own | fields))
+
+
+def option(options: Mapping[str, Any], key: str, default: Callable[[], T]) -> T:
+    """``options[key]``, or ``default()`` when it is missing or None: e.g. a game's card
+    table, the one a log or a test hands to ``new_match``, else the repository's."""
+    value = options.get(key)
+    return value if value is not None else default()
 
 
 _GAMES: dict[str, Game] = {}

@@ -10,12 +10,9 @@ and ``cards`` (a :class:`CastleCards`, default ``cards-castle.csv``) or ``cards_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.registry import Dashboard, Game, Lazy
-
-ROOT = Path(__file__).resolve().parents[3]
+from throne_lib.kit.registry import Dashboard, declare
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
@@ -30,30 +27,17 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
-def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
-    return [f"seat{i}" for i in range(n)]
-
-
-def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> str:
-    return word
-
-
-GAME = Game(
-    name="castle",
+GAME = declare(
+    __package__,
     title="城堡之心",
     title_en="Heart of the Castle",
     rule_prefix="CH-",
-    module="throne_lib.games.castle",
+    rulebook="RULES-CASTLE.md",
     seats=(3, 8),
     new_match=new_match,
-    card_tables=(ROOT / "cards-castle.csv",),
-    default_setups=default_setups,
-    resolve_setup=resolve_setup,
-    agents={
-        "scripted": Lazy("throne_lib.games.castle.agents:ScriptedAgent"),
-        "castle_random": Lazy("throne_lib.games.castle.agents:RandomAgent"),
-    },
-    default_agent="scripted",
+    word_setups="seat{}",
+    tables=("cards-castle.csv",),
+    agents={"scripted": ".agents:ScriptedAgent", "castle_random": ".agents:RandomAgent"},
     dashboards=(
         Dashboard(
             "castle.ipynb",
@@ -77,13 +61,12 @@ GAME = Game(
             "Role and hero win rates for 4–8 players with 95% intervals; run a new sweep.",
         ),
     ),
-    rulebook="RULES-CASTLE.md",
-    ismcts="throne_lib.games.castle.ismcts:HOOKS",
-    sim_hooks="throne_lib.games.castle.sim:HOOKS",
-    winner_label="throne_lib.games.castle.match:winner_label",
-    balance="throne_lib.games.castle.balance_search:BALANCE",
-    cli="throne_lib.games.castle.cli:HOOKS",
+    ismcts=".ismcts:HOOKS",
+    sim_hooks=".sim:HOOKS",
+    winner_label=".match:winner_label",
+    balance=".balance_search:BALANCE",
+    cli=".cli:HOOKS",
     # card-table text (and its file name) -> CastleCards; a TableError lists FILE:ROW:COLUMN
-    parse_table=Lazy("throne_lib.games.castle.cards:parse_castle_cards"),
-    rules="throne_lib.games.castle.rules:CastleRules",
+    parse_table=".cards:parse_castle_cards",
+    rules=".rules:CastleRules",
 )

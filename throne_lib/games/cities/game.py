@@ -9,12 +9,9 @@ together; ``default_setups(n)`` seats everyone alone (1 v 1 v 1 …). Options: `
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from throne_lib.kit.registry import Dashboard, Game, Lazy
-
-ROOT = Path(__file__).resolve().parents[3]
+from throne_lib.kit.registry import Dashboard, declare
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
@@ -34,27 +31,17 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> A
     )
 
 
-def default_setups(n: int, options: Mapping[str, Any] | None = None) -> list[str]:
-    return [f"t{i}" for i in range(n)]
-
-
-def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> str:
-    return word
-
-
-GAME = Game(
-    name="cities",
+GAME = declare(
+    __package__,
     title="城池战",
     title_en="City War",
     rule_prefix="CW-",
-    module="throne_lib.games.cities",
+    rulebook="RULES-CITIES.md",
     seats=(3, 8),
     new_match=new_match,
-    card_tables=(ROOT / "cities.csv",),
-    default_setups=default_setups,
-    resolve_setup=resolve_setup,
-    agents={"scripted": Lazy("throne_lib.games.cities.agents:CitiesAgent")},
-    default_agent="scripted",
+    word_setups="t{}",
+    tables=("cities.csv",),
+    agents={"scripted": ".agents:CitiesAgent"},
     dashboards=(
         Dashboard(
             "cities.ipynb",
@@ -64,12 +51,11 @@ GAME = Game(
             "Capture cities on the 城堡之心 table: free teams, break and hold cities.",
         ),
     ),
-    rulebook="RULES-CITIES.md",
-    ismcts="throne_lib.games.cities.ismcts:HOOKS",
-    sim_hooks="throne_lib.games.cities.sim:HOOKS",
-    winner_label="throne_lib.games.cities.match:winner_label",
-    cli="throne_lib.games.cities.sim:CLI",
+    ismcts=".ismcts:HOOKS",
+    sim_hooks=".sim:HOOKS",
+    winner_label=".match:winner_label",
+    cli=".sim:CLI",
     # city-table text (and its file name) -> CityTable; a TableError lists FILE:ROW:COLUMN
-    parse_table=Lazy("throne_lib.games.cities.table:parse_city_table"),
-    rules="throne_lib.games.cities.rules:CitiesRules",
+    parse_table=".table:parse_city_table",
+    rules=".rules:CitiesRules",
 )

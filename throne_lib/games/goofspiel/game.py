@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from throne_lib.kit.protocol import IllegalAction, check_seat
-from throne_lib.kit.registry import Dashboard, Game
+from throne_lib.kit.registry import Dashboard, declare
 
 
 @dataclass(frozen=True)
@@ -176,12 +176,11 @@ class GoofMatch:
         return c
 
 
-GAME = Game(
-    name="goofspiel",
+GAME = declare(
+    __package__,
     title="暗标夺宝",
     title_en="Goofspiel (the kit's example game)",
     rule_prefix="GS-",
-    module="throne_lib.games.goofspiel",
     seats=(2, 2),
     new_match=lambda setups, seed, options: GoofMatch(list(setups), seed, dict(options)),
     default_setups=lambda n: ["player"] * n,

@@ -13,21 +13,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.kit.registry import Dashboard, Game, Lazy
+from throne_lib.kit.registry import Dashboard, Lazy, declare, option
 
 if TYPE_CHECKING:
     from throne_lib.games.pin.cards import PinCardDB
     from throne_lib.games.pin.decks import PinDeck
     from throne_lib.games.pin.match import PinMatch
 
-ROOT = Path(__file__).resolve().parents[3]
-
 
 def _cards(options: Mapping[str, Any]) -> PinCardDB:
-    from throne_lib.games.pin.cards import load_pin_cards
-
-    db = options.get("cards")
-    return db if db is not None else load_pin_cards()
+    """The card table of ``options`` (a log's, a test's), else the repository's."""
+    db: PinCardDB = option(options, "cards", Lazy("throne_lib.games.pin.cards:load_pin_cards"))
+    return db
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> PinMatch:
@@ -124,22 +121,20 @@ def resolve_setup(word: str, options: Mapping[str, Any] | None = None) -> PinDec
     raise ValueError(f"no PIN deck {word!r}: give a deck file or one of {known}")
 
 
-GAME = Game(
-    name="pin",
+GAME = declare(
+    __package__,
     title="PIN 架空战争",
     title_en="PIN Fictional War",
     rule_prefix="PIN-",
-    module="throne_lib.games.pin",
+    rulebook="RULES-PIN.md",
     seats=(2, 2),
     new_match=new_match,
-    card_tables=(ROOT / "cards-pin.csv",),
+    tables=("cards-pin.csv",),
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("甲", "乙"),
-    agents={"standard": Lazy("throne_lib.games.pin.agents:ScriptedAgent")},
-    default_agent="standard",
-    rulebook="RULES-PIN.md",
-    ismcts="throne_lib.games.pin.ismcts:HOOKS",
+    agents={"standard": ".agents:ScriptedAgent"},
+    ismcts=".ismcts:HOOKS",
     dashboards=(
         Dashboard(
             "pin.ipynb",
@@ -164,9 +159,9 @@ GAME = Game(
         ),
     ),
     # card-table text (and its file name) -> PinCardDB; CardTableError lists FILE:ROW:COLUMN
-    parse_table=Lazy("throne_lib.games.pin.cards:parse_pin_cards"),
-    cli="throne_lib.games.pin.cli:CLI",
-    sim_hooks="throne_lib.games.pin.sim:HOOKS",
-    balance="throne_lib.games.pin.balance:BALANCE",
-    rules="throne_lib.games.pin.rules:PIN_RULES",
+    parse_table=".cards:parse_pin_cards",
+    cli=".cli:CLI",
+    sim_hooks=".sim:HOOKS",
+    balance=".balance:BALANCE",
+    rules=".rules:PIN_RULES",
 )

@@ -11,23 +11,19 @@ and ``rules`` (a :class:`~throne_lib.games.throne.rules.Rules`, default ``DEFAUL
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from throne_lib.kit.registry import Dashboard, Game, Lazy
+from throne_lib.kit.registry import Dashboard, Lazy, declare, option
 
 if TYPE_CHECKING:
     from throne_lib.games.throne.cards import CardDB
     from throne_lib.games.throne.match import Match, SideSetup
 
-ROOT = Path(__file__).resolve().parents[3]
-
 
 def _cards(options: Mapping[str, Any]) -> CardDB:
-    from throne_lib.games.throne.cards import load_cards
-
-    db = options.get("cards")
-    return db if db is not None else load_cards()
+    """The card table of ``options`` (a log's, a test's), else the repository's."""
+    db: CardDB = option(options, "cards", Lazy("throne_lib.games.throne.cards:load_cards"))
+    return db
 
 
 def new_match(setups: Sequence[SideSetup], seed: int, options: Mapping[str, Any]) -> Match:
@@ -99,35 +95,30 @@ DASHBOARDS = (
     ),
 )
 
-GAME = Game(
-    name="throne",
+GAME = declare(
+    __package__,
     title="王座与方阵",
     title_en="Throne & Phalanx",
     rule_prefix="R-",
-    module="throne_lib.games.throne",
+    rulebook="RULES.md",
     seats=(2, 2),
     new_match=new_match,
-    card_tables=(ROOT / "cards.csv", ROOT / "relics.csv", ROOT / "events.csv"),
+    tables=("cards.csv", "relics.csv", "events.csv"),
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("blue", "red"),
-    agents={
-        "standard": Lazy("throne_lib.games.throne.ai.standard:StandardAgent"),
-        "search": Lazy("throne_lib.games.throne.ai.search:SearchAgent"),
-    },
-    default_agent="standard",
+    agents={"standard": ".ai.standard:StandardAgent", "search": ".ai.search:SearchAgent"},
     dashboards=DASHBOARDS,
-    rulebook="RULES.md",
-    ismcts="throne_lib.games.throne.ismcts:HOOKS",
-    log_codec="throne_lib.games.throne.log:CODEC",
-    cli="throne_lib.games.throne.cli:CLI",
-    sim_hooks="throne_lib.games.throne.sim:HOOKS",
-    review="throne_lib.games.throne.review:REVIEW",
-    balance="throne_lib.games.throne.balance:BALANCE",
+    ismcts=".ismcts:HOOKS",
+    log_codec=".log:CODEC",
+    cli=".cli:CLI",
+    sim_hooks=".sim:HOOKS",
+    review=".review:REVIEW",
+    balance=".balance:BALANCE",
     parse_table=parse_table,
     table_parsers={
-        "relics.csv": Lazy("throne_lib.games.throne.tower.relics:parse_relics"),
-        "events.csv": Lazy("throne_lib.games.throne.tower.events:parse_events"),
+        "relics.csv": ".tower.relics:parse_relics",
+        "events.csv": ".tower.events:parse_events",
     },
-    rules="throne_lib.games.throne.rules:DEFAULT_RULES",
+    rules=".rules:DEFAULT_RULES",
 )
