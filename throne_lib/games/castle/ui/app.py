@@ -339,11 +339,17 @@ class CastleApp:
     def click_seat(self, seat: int) -> None:
         self.inspect_ref(f"seat:{seat}")
         acts = [a for a in self.shown() if seat in target_seats(self.obs(), a)]
-        if len(acts) == 1:
-            self.press(acts[0])
-            return
-        self.focus = seat if acts else None
-        self.refresh()
+        if not self.press_only(acts):
+            self.focus = seat if acts else None
+            self.refresh()
+
+    def press_only(self, acts: list[Act]) -> bool:
+        """A click that means one action presses it (True); otherwise (False) the caller
+        focuses what was clicked, narrowing the buttons to ``acts``, and redraws."""
+        if len(acts) != 1:
+            return False
+        self.press(acts[0])
+        return True
 
     def press(self, act: Act) -> None:
         if not self.my_turn() or act not in self.match.legal_actions():

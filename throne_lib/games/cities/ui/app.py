@@ -190,11 +190,9 @@ class CitiesApp(CastleApp):
     def click_city(self, city: str) -> None:
         self.inspect_ref(f"city:{city}")
         acts = [a for a in super().shown() if city in city_args(a)]
-        if len(acts) == 1:
-            self.press(acts[0])
-            return
-        self.city_focus = city if acts else None
-        self.refresh()
+        if not self.press_only(acts):
+            self.city_focus = city if acts else None
+            self.refresh()
 
     def press(self, act: Act) -> None:
         self.city_focus = None
