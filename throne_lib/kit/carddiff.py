@@ -137,6 +137,28 @@ class Sheet:
         return SheetRow(vals[: len(self.header)], "", self.newline, None)
 
 
+class SheetEdit:
+    """What a card-table editor page keeps (Throne's card editor, PIN's designer): the
+    :class:`Sheet` being edited and the text it was last loaded from or saved as."""
+
+    sheet: Sheet
+    saved_text: str
+
+    def adopt(self, text: str) -> None:
+        """Edit ``text`` from now on, as the text on disk (a load, a save, a reload)."""
+        self.saved_text = text
+        self.sheet = Sheet.parse(text)
+
+    @property
+    def text(self) -> str:
+        """The table as it would be saved now."""
+        return self.sheet.text()
+
+    @property
+    def dirty(self) -> bool:
+        return self.text != self.saved_text
+
+
 # --- diff ---------------------------------------------------------------------------------
 
 

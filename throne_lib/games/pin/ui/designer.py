@@ -17,16 +17,15 @@ import ipywidgets as W
 import pandas as pd
 
 from throne_lib.games.pin.cards import DEFAULT_PATH, PinCardDB, parse_pin_cards
-from throne_lib.kit.carddiff import Sheet, diff_tables
+from throne_lib.kit.carddiff import SheetEdit, diff_tables
 from throne_lib.kit.tables import TableError as CardTableError
 from throne_lib.kit.textfile import write_atomic
 
 
-class PinCardDesigner(W.VBox):
+class PinCardDesigner(SheetEdit, W.VBox):
     def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
         self.path = Path(path)
-        self.saved_text = self.path.read_text(encoding="utf-8")
-        self.sheet = Sheet.parse(self.saved_text)
+        self.adopt(self.path.read_text(encoding="utf-8"))
         self.errors: list[str] = []
         self.notice = ""
         self.selected = 0
@@ -56,14 +55,6 @@ class PinCardDesigner(W.VBox):
         self.refresh()
 
     # --- editing -------------------------------------------------------------------
-    @property
-    def text(self) -> str:
-        return self.sheet.text()
-
-    @property
-    def dirty(self) -> bool:
-        return self.text != self.saved_text
-
     def set_cell(self, row: int, column: str, value: object) -> None:
         """Change one cell (``row`` 0-based over the data rows)."""
         self.sheet.rows[row].values[self.sheet.header.index(column)] = (
@@ -95,8 +86,7 @@ class PinCardDesigner(W.VBox):
             return False
         changes = diff_tables(self.saved_text, text)
         write_atomic(self.path, text)
-        self.saved_text = text
-        self.sheet = Sheet.parse(text)
+        self.adopt(text)
         self.errors = []
         self.notice = f"已写入 {self.path.name}：{changes.summary()}"
         self.refresh()

@@ -37,6 +37,7 @@ from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, cards_pa
 from throne_lib.games.throne.ui.gallery import RACE_COLOURS, card_from_record, draw_card
 from throne_lib.kit.carddiff import (
     Sheet,
+    SheetEdit,
     SheetRow,
     TableDiff,
     diff_tables,
@@ -236,14 +237,13 @@ def diff_view(old: str, new: str | Path) -> Any:
     return w.HTML(STYLE + body)
 
 
-class CardsEditor:
+class CardsEditor(SheetEdit):
     """The editor widget (``.widget``) over the card table at ``path``."""
 
     def __init__(self, path: str | Path | None = None, watcher: CardTableWatcher | None = None):
         self.watcher = watcher
         self.path = Path(path) if path is not None else watcher.path if watcher else cards_path()
-        self.saved_text = self.path.read_text(encoding="utf-8")
-        self.sheet = Sheet.parse(self.saved_text)
+        self.adopt(self.path.read_text(encoding="utf-8"))
         self.selected: SheetRow | None = None
         self.errors: list[str] = []  # problems found by the last Save
         self.problems: list[Problem] = []  # the same, located and in Chinese
@@ -332,15 +332,6 @@ class CardsEditor:
         self.widget.add_class("throne-editor")
 
     # --- state -----------------------------------------------------------------------------
-
-    @property
-    def text(self) -> str:
-        """The table as it would be saved now."""
-        return self.sheet.text()
-
-    @property
-    def dirty(self) -> bool:
-        return self.text != self.saved_text
 
     def view_rows(self) -> list[SheetRow]:
         """The rows that pass the filters, in table order."""
@@ -537,8 +528,7 @@ class CardsEditor:
 
     def revert(self) -> None:
         """Drop unsaved edits: read the file again."""
-        self.saved_text = self.path.read_text(encoding="utf-8")
-        self.sheet = Sheet.parse(self.saved_text)
+        self.adopt(self.path.read_text(encoding="utf-8"))
         self.selected, self.errors, self.notice = None, [], ""
         self.problems = []
         self._mark_problems()
@@ -624,8 +614,7 @@ class CardsEditor:
             if self.dirty:
                 self.notice = "磁盘上的文件已被修改；保存将覆盖它，放弃修改将载入它"
             else:
-                self.saved_text = update.db.source
-                self.sheet = Sheet.parse(self.saved_text)
+                self.adopt(update.db.source)
                 self.selected = None
                 self.notice = "已从磁盘重新载入"
                 self.refresh()
