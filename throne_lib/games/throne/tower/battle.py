@@ -22,7 +22,6 @@ exactly as it would have without the save.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -31,14 +30,16 @@ from typing import Any
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.match import Match, SideSetup
-from throne_lib.games.throne.rules import LIMIT, Rules, params_from_dict
+from throne_lib.games.throne.rules import LIMIT, Rules
+from throne_lib.games.throne.tower.config import Params
 from throne_lib.kit.agents import Agent, RandomAgent
 
 
 @dataclass(frozen=True)
-class SideMods:
+class SideMods(Params):
     """What the tower changes on one side's throne at the start of a battle."""
 
+    WHAT = "side mods"
     hp: int = 40
     max_hp: int = 40
     shield: bool = False
@@ -46,20 +47,11 @@ class SideMods:
     draw: int = 0
     barracks: tuple[str, ...] = ()  # extra opening barracks, built before the opening
 
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["barracks"] = list(self.barracks)
-        return data
-
     def __post_init__(self) -> None:
         if not 1 <= self.hp <= self.max_hp <= LIMIT:
             raise ValueError(f"side mods: hp {self.hp}/{self.max_hp} (1 ≤ hp ≤ max_hp)")
         if abs(self.armor) > LIMIT or abs(self.draw) > 1000:
             raise ValueError(f"side mods: armor {self.armor}, draw {self.draw} out of range")
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SideMods:
-        return params_from_dict(cls, data, "side mods")
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,29 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from throne_lib.games.throne.rules import LIMIT, params_from_dict, params_to_dict
 
 
+class Params:
+    """JSON for the tower's frozen parameter dataclasses (:class:`TowerRules`, the map's
+    ``MapRules``, a battle's ``SideMods``): :func:`~throne_lib.games.throne.rules.params_to_dict`
+    and its checked inverse; ``WHAT`` names the value in errors."""
+
+    WHAT: ClassVar[str] = "parameters"
+
+    def to_dict(self) -> dict[str, Any]:
+        return params_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        return params_from_dict(cls, data, cls.WHAT)
+
+
 @dataclass(frozen=True)
-class TowerRules:
+class TowerRules(Params):
+    WHAT = "tower rule parameters"
     start_hp: int = 40  # R-TOWER-3: the run's throne HP (= R-THRONE-1's 40)
     start_gold: int = 99
     deck_min: int = 10  # R-TOWER-4
@@ -101,13 +117,6 @@ class TowerRules:
     def enemy_relic_count(self, kind: str, floor: int) -> int:
         base, step = self.row("enemy_relics", kind)
         return int(base + step * floor)
-
-    def to_dict(self) -> dict[str, Any]:
-        return params_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TowerRules:
-        return params_from_dict(cls, data, "tower rule parameters")
 
 
 DEFAULT_TOWER = TowerRules()

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from throne_lib.games.throne.rules import params_from_dict, params_to_dict
+from throne_lib.games.throne.tower.config import Params
 
 KINDS = ("battle", "elite", "campfire", "shop", "event", "chest", "boss")  # R-TOWER-2
 KIND_ZH = {
@@ -43,10 +43,11 @@ BATTLE_KINDS = frozenset({"battle", "elite", "boss"})
 
 
 @dataclass(frozen=True)
-class MapRules:
+class MapRules(Params):
     """Everything a designer may tune about the map. Row indices may be negative
     (``-2`` = the row before the boss); the last row is always the boss."""
 
+    WHAT = "map rule parameters"
     floors: int = 3  # R-TOWER-1
     rows: int = 8  # per floor, boss row included (R-TOWER-1)
     columns: int = 7
@@ -101,13 +102,6 @@ class MapRules:
     @property
     def boss_row(self) -> int:
         return self.rows - 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return params_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> MapRules:
-        return params_from_dict(cls, data, "map rule parameters")
 
 
 DEFAULT_MAP_RULES = MapRules()
