@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,8 @@ from throne_lib.kit.textfile import TextFileError, decode_utf8
 MAX_CELL = 100_000  # characters in one cell (csv's own field limit is 131072)
 
 Reporter = Callable[[str, str], None]  # (column, message) -> a problem of one row
+Refuse = Callable[[list[str]], Exception]  # problems -> the game's table error
+Rows = list[tuple[int, dict[str, str]]]
 
 
 def reporter(problems: list[str], filename: str, row: int) -> Reporter:
@@ -85,6 +87,37 @@ def read_table_text(path: Path, problems: list[str]) -> str | None:
     text, found = table_file_text(path.read_bytes(), path.name)
     problems.extend(found)
     return text
+
+
+def file_text(path: Path, error: Refuse) -> str:
+    """The text of a table file (:func:`read_table_text`); ``error(problems)`` is raised
+    for a bad byte or a cut end."""
+    problems: list[str] = []
+    text = read_table_text(path, problems)
+    if text is None:
+        raise error(problems)
+    return text
+
+
+def strict_rows(
+    text: str, filename: str, columns: tuple[str, ...], error: Refuse
+) -> tuple[Rows, list[str]]:
+    """:func:`read_rows` and its problems, the list a parser adds its own to;
+    ``error(problems)`` is raised when no row could be read."""
+    problems: list[str] = []
+    rows = read_rows(text, filename, columns, problems)
+    if not rows:
+        raise error(problems)
+    return rows, problems
+
+
+def one_of(value: str, col: str, choices: Collection[str], err: Reporter) -> bool:
+    """Whether ``value`` is one of ``choices``; otherwise a problem of column ``col``
+    that lists them."""
+    if value in choices:
+        return True
+    err(col, f"expected one of {', '.join(choices)}, got {value!r}")
+    return False
 
 
 def read_rows(

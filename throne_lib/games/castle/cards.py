@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from throne_lib.kit.csvtable import FirstRows, Reporter, read_rows, read_table_text, reporter
+from throne_lib.kit.csvtable import FirstRows, Reporter, file_text, one_of, reporter, strict_rows
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -151,21 +151,14 @@ DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards-castle.csv"
 def load_castle_cards(path: str | Path | None = None) -> CastleCards:
     """Read and validate ``cards-castle.csv`` (or the table at ``path``)."""
     p = Path(path) if path is not None else DEFAULT_PATH
-    problems: list[str] = []
-    text = read_table_text(p, problems)  # a bad byte at its line and column
-    if text is None:
-        raise CardTableError(problems)
-    return parse_castle_cards(text, p.name, str(p))
+    return parse_castle_cards(file_text(p, CardTableError), p.name, str(p))
 
 
 def parse_castle_cards(
     text: str, filename: str = "cards-castle.csv", path: str = ""
 ) -> CastleCards:
     """Validate CSV text and build the table; raise :class:`CardTableError`."""
-    problems: list[str] = []
-    rows = read_rows(text, filename, COLUMNS, problems)  # the kit's strict reading
-    if not rows:
-        raise CardTableError(problems)
+    rows, problems = strict_rows(text, filename, COLUMNS, CardTableError)
     cards: dict[str, CastleCard] = {}
     first = FirstRows("id")
     for row, rec in rows:
@@ -233,9 +226,7 @@ def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
         e("name", "expected the card's Chinese name, got an empty cell")
         ok = False
     kind = rec["kind"]
-    if kind not in KINDS:
-        e("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
-        ok = False
+    ok = one_of(kind, "kind", KINDS, e) and ok
     is_unit = kind in UNIT_KINDS
     hp = _int(rec, "hp", err, allow_blank=not is_unit, most=MAX_HP)
     if is_unit and hp is not None and hp < 1:

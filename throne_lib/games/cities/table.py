@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from throne_lib.games.cities.rules import DEFAULT_CITY_TABLE
-from throne_lib.kit.csvtable import Reporter, read_rows, read_table_text, reporter
+from throne_lib.kit.csvtable import Reporter, file_text, reporter, strict_rows
 from throne_lib.kit.live import TableWatcher
 from throne_lib.kit.tables import TableError
 
@@ -115,10 +115,7 @@ def parse_city_table(
     their line, a short or long row is an error. A table of fewer than ``min_cities``
     cities (default: the most cities in play of CW-SETUP-3's table, 12) is refused — a
     file cut short is such a table — as is a number out of its bounds."""
-    problems: list[str] = []
-    rows = read_rows(text, filename, COLUMNS, problems)
-    if not rows:
-        raise TableError(problems)
+    rows, problems = strict_rows(text, filename, COLUMNS, TableError)
     cities: list[City] = []
     seen: dict[str, int] = {}
     for row, rec in rows:
@@ -156,11 +153,7 @@ def load_city_table(path: str | Path | None = None) -> CityTable:
     """Read and validate ``cities.csv`` (or the table at ``path``): a bad byte or a file
     cut short is a TableError at its line, never a bare UnicodeDecodeError."""
     p = Path(path) if path else DEFAULT_PATH
-    problems: list[str] = []
-    text = read_table_text(p, problems)
-    if text is None:
-        raise TableError(problems)
-    return parse_city_table(text, p.name, str(p))
+    return parse_city_table(file_text(p, TableError), p.name, str(p))
 
 
 def city_table_watcher(

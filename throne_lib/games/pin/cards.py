@@ -34,7 +34,7 @@ from throne_lib.games.pin.words import (
     parse_effects,
     parse_keywords,
 )
-from throne_lib.kit.csvtable import FirstRows, read_rows, read_table_text, reporter
+from throne_lib.kit.csvtable import FirstRows, file_text, reporter, strict_rows
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -140,20 +140,13 @@ class PinCardDB(CardTable[PinCard]):
 
 def load_pin_cards(path: str | Path | None = None, rules: Rules = PIN_RULES) -> PinCardDB:
     p = Path(path) if path is not None else DEFAULT_PATH
-    problems: list[str] = []
-    text = read_table_text(p, problems)  # a bad byte at its line and column
-    if text is None:
-        raise CardTableError(problems)
-    return parse_pin_cards(text, p.name, str(p), rules)
+    return parse_pin_cards(file_text(p, CardTableError), p.name, str(p), rules)
 
 
 def parse_pin_cards(
     text: str, filename: str = "cards-pin.csv", path: str = "", rules: Rules = PIN_RULES
 ) -> PinCardDB:
-    problems: list[str] = []
-    rows = read_rows(text, filename, COLUMNS, problems)  # the kit's strict reading
-    if not rows:
-        raise CardTableError(problems)
+    rows, problems = strict_rows(text, filename, COLUMNS, CardTableError)
     cards: dict[str, PinCard] = {}
     first = FirstRows("id", "name")
     for row, rec in rows:

@@ -19,7 +19,7 @@ import pandas as pd
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
-from throne_lib.kit.csvtable import FirstRows, read_rows, read_table_text, reporter
+from throne_lib.kit.csvtable import FirstRows, file_text, one_of, reporter, strict_rows
 from throne_lib.kit.tables import CardTable, TableError
 
 COLUMNS = (
@@ -171,11 +171,7 @@ DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards.csv"
 def load_cards(path: str | Path | None = None, limits: CardLimits = DEFAULT_CARD_LIMITS) -> CardDB:
     """Read and validate a card table file (default: the repository's ``cards.csv``)."""
     p = Path(path) if path is not None else DEFAULT_PATH
-    problems: list[str] = []
-    text = read_table_text(p, problems)
-    if text is None:
-        raise CardTableError(problems)
-    return parse_cards(text, p.name, str(p), limits)
+    return parse_cards(file_text(p, CardTableError), p.name, str(p), limits)
 
 
 def parse_cards(
@@ -187,10 +183,7 @@ def parse_cards(
     """Validate CSV text and build the database; raise :class:`CardTableError`.
     Numbers beyond ``limits`` are problems like any other."""
     text = text.removeprefix("\ufeff")
-    problems: list[str] = []
-    rows = read_rows(text, filename, COLUMNS, problems)  # strict: cells, rows, quoting
-    if not rows:
-        raise CardTableError(problems)
+    rows, problems = strict_rows(text, filename, COLUMNS, CardTableError)  # cells, quoting
     structural = bool(problems)
     broken: set[str] = set()  # ids of rows with problems: not "unknown" to other rows
     cards: dict[str, Card] = {}
@@ -229,14 +222,9 @@ def _row(
     if not name:
         err("name", "expected the card's name, got an empty cell")
         ok = False
-    race = rec["race"]
-    if race not in RACES:
-        err("race", f"expected one of {', '.join(RACES)}, got {race!r}")
-        ok = False
-    kind = rec["kind"]
-    if kind not in KINDS:
-        err("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
-        ok = False
+    race, kind = rec["race"], rec["kind"]
+    ok = one_of(race, "race", RACES, err) and ok
+    ok = one_of(kind, "kind", KINDS, err) and ok
     is_unit = kind in UNIT_KINDS or kind == "barracks"
     numbers: dict[str, int] = {}
     for col, default, lo in (
