@@ -11,7 +11,7 @@ from typing import Any
 from throne_lib.games.castle import command, death, magic, play, setup, skills, turn  # noqa: F401
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CardTableError, CastleCards, load_castle_cards
-from throne_lib.games.castle.core import PROMPTS, run
+from throne_lib.games.castle.core import PROMPTS, AnswerFn, LegalFn, run
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.state import State
@@ -99,10 +99,30 @@ class CastleMatch:
         if pr is None or self.is_over:
             return []
         if self._legal_for is not pr:
-            self._legal = PROMPTS[pr.kind][0](self.state, pr)
+            self._legal = self.prompt_entry(pr.kind)[0](self.state, pr)
             self._legal_set = set(self._legal)
             self._legal_for = pr
         return list(self._legal)
+
+    def prompt_entry(self, kind: str) -> tuple[LegalFn, AnswerFn, str]:
+        """The legal actions, the answer and the rule of a prompt kind (a mode on the
+        table, 城池战, adds its own)."""
+        return PROMPTS[kind]
+
+    def answer_prompt(self, act: Act) -> None:
+        """Resolve the pending prompt with ``act``; IllegalAction citing the prompt's rule
+        when ``act`` is not one of its legal answers."""
+        s = self.state
+        pr = s.prompt
+        assert pr is not None
+        _, handler, rule = self.prompt_entry(pr.kind)
+        self.legal_actions()
+        if act not in self._legal_set:
+            raise IllegalAction(
+                act.text(), rule, f"not a legal answer to {pr.kind} for seat {pr.seat} now"
+            )
+        s.prompt = None
+        handler(s, pr, act)
 
     def parse(self, text: str) -> Act:
         return Act.parse(text)
@@ -118,20 +138,10 @@ class CastleMatch:
     def apply(self, action: Act | str) -> list[Event]:
         act = as_act(action)
         s = self.state
-        pr = s.prompt
-        if pr is None or self.is_over:
+        if s.prompt is None or self.is_over:
             raise IllegalAction(act.text(), "CH-WIN-1", "the game is over")
-        _, handler, rule = PROMPTS[pr.kind]
-        self.legal_actions()
-        if act not in self._legal_set:
-            raise IllegalAction(
-                act.text(),
-                rule,
-                f"not a legal answer to {pr.kind} for seat {pr.seat} now",
-            )
         start = len(s.log)
-        s.prompt = None
-        handler(s, pr, act)
+        self.answer_prompt(act)
         run(s)
         self.actions.append(act)
         return s.log[start:]

@@ -21,7 +21,7 @@ from typing import Any
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CastleCards
-from throne_lib.games.castle.core import discard_pile, run
+from throne_lib.games.castle.core import AnswerFn, LegalFn, discard_pile, run
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.match import CastleMatch, as_act, canonical, default_cards
 from throne_lib.games.castle.match import rules_from as castle_rules_from
@@ -89,15 +89,8 @@ class CitiesMatch(CastleMatch):
         self.options = {"rules": rules_overrides(mode(state).rules)}
 
     # --- protocol ------------------------------------------------------------------
-    def legal_actions(self) -> list[Act]:
-        pr = self.state.prompt
-        if pr is None or self.is_over:
-            return []
-        if self._legal_for is not pr:
-            self._legal = prompt_entry(pr.kind)[0](self.state, pr)
-            self._legal_set = set(self._legal)
-            self._legal_for = pr
-        return list(self._legal)
+    def prompt_entry(self, kind: str) -> tuple[LegalFn, AnswerFn, str]:
+        return prompt_entry(kind)  # the mode's own prompts, else the castle's
 
     def apply(self, action: Act | str) -> list[Event]:
         act = as_act(action)
@@ -108,17 +101,9 @@ class CitiesMatch(CastleMatch):
         if act.kind == "concede":
             self._concede(act)
         else:
-            pr = s.prompt
-            if pr is None:
+            if s.prompt is None:
                 raise IllegalAction(act.text(), "CW-TURN-1", "no decision is pending")
-            _, handler, rule = prompt_entry(pr.kind)
-            self.legal_actions()
-            if act not in self._legal_set:
-                raise IllegalAction(
-                    act.text(), rule, f"not a legal answer to {pr.kind} for seat {pr.seat} now"
-                )
-            s.prompt = None
-            handler(s, pr, act)
+            self.answer_prompt(act)
         run(s)
         sweep_fallen(s)
         self._legal_for = None
