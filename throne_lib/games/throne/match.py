@@ -347,6 +347,12 @@ class Match:
 
         return observation(self, seat)
 
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator (at neither seat) may see: the observation without either hand."""
+        from throne_lib.games.throne.observe import public_view
+
+        return public_view(self)
+
     def resample(self, seat: object, rng: Random) -> Match:
         """A copy with what ``seat`` cannot know redrawn from ``rng``: the opponent's hand
         and deck shuffled together and re-dealt (hand size kept), ``seat``'s deck order

@@ -4,6 +4,8 @@ Seen: the board (every unit with all its stats), round, turn, phase, who moves f
 the pending captain offer, the result; per side its general, race, mana, counters,
 graveyard and removed cards, and the sizes of its hand and deck; the seat's own hand.
 Not seen: the opponent's hand, the order of either deck, the match RNG.
+
+:func:`public_view` is what a playtest's spectator sees: the same without either hand.
 """
 
 from __future__ import annotations
@@ -61,3 +63,13 @@ def observation(match: Match, seat: object) -> dict[str, Any]:
         "setups": [s.to_dict() for s in match.setups],
         "cards": match.db.hash,
     }
+
+
+def public_view(match: Match) -> dict[str, Any]:
+    """What someone at neither seat may see (a playtest's spectator): the observation
+    without either side's hand (``seat`` None)."""
+    view = observation(match, 0)
+    view["seat"] = None
+    for side in view["sides"]:
+        side["hand"] = None
+    return view

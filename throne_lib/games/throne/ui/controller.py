@@ -595,11 +595,11 @@ class Controller:
         m = self.match
         pending = m.state.pending
         by_human = m.turn == self.human
-        try:
-            events = m.apply(action)
-        except IllegalAction as error:
-            self._say(illegal_text(error.rule, error.reason), error=True)
+        committed = self._commit(action)
+        if committed is None:
             return []
+        events = committed
+        m = self.match  # a playtest's match may be a new object after the action
         self.events.extend(events)
         self.last_action = action
         follow = -1
@@ -629,6 +629,16 @@ class Controller:
         if self.on_events is not None:
             self.on_events(action, events)
         return events
+
+    def _commit(self, action: Action) -> list[Event] | None:
+        """Carry out ``action`` on the match: its events, or None when it was refused
+        (said in the status line). A playtest's controller sends it to the store instead
+        (:mod:`throne_lib.games.throne.ui.playtest`)."""
+        try:
+            return self.match.apply(action)
+        except IllegalAction as error:
+            self._say(illegal_text(error.rule, error.reason), error=True)
+            return None
 
     def _auto_choice(self) -> None:
         """Preselect the first chip where a chip must be chosen before a cell."""

@@ -190,11 +190,13 @@ def event_text(event: Event, db: CardDB, geo: Geometry, viewer: int | None = Non
     return fn(n)
 
 
-def result_text(winner: int | None, reason: str, human: int = 0) -> str:
-    """The headline of the result panel."""
+def result_text(winner: int | None, reason: str, human: int | None = 0) -> str:
+    """The headline of the result panel (``human`` None: a spectator's, no 你赢/你输)."""
     why = END_REASONS_ZH.get(reason, reason)
     if winner is None:
         return f"平局 · {why}"
+    if human is None:
+        return f"{side_zh(winner)}获胜 · {why}"
     who = "你赢了！" if winner == human else "你输了"
     return f"{who} {side_zh(winner)}获胜 · {why}"
 

@@ -93,7 +93,7 @@ class MatchWidget(W.VBox):
         self.ai_mode = ai_mode
         self.on_again = on_again
         self.px = layout_px
-        self.ctrl = Controller(match, human)
+        self.ctrl = self.make_controller(match, human)
         self.ctrl.on_events = self._on_events
         self.flash: tuple[int, ...] = ()
         self.ready = False  # the browser canvas is ready: drawing before is lost
@@ -133,6 +133,10 @@ class MatchWidget(W.VBox):
             layout=W.Layout(width=f"{self.px.width + 400}px"),
         )
         self.add_class("tp-match")
+
+    def make_controller(self, match: Match, human: int) -> Controller:
+        """The clicks' state machine (a playtest's sends its actions to the store)."""
+        return Controller(match, human)
 
     # --- widgets ---------------------------------------------------------------------
 
@@ -265,7 +269,7 @@ class MatchWidget(W.VBox):
             if t is not None:
                 self.throne_max[side] = t.max_hp
             hp = f"{t.hp}/{t.max_hp}" if t is not None else f"0/{self._max_hp(side)}"
-            who = "（你）" if side == self.human else f"（{html.escape(self.agent_name)}）"
+            who = "（你）" if side == self.viewer else f"（{html.escape(self.player_name(side))}）"
             parts.append(
                 f'<span style="color:{SIDE_COLOUR[side]};font-weight:bold">'
                 f"{SIDE_NAMES_ZH[side]}{who}</span> 王座 <b>{hp}</b> · 法力 <b>{s.mana}</b>"
@@ -274,9 +278,9 @@ class MatchWidget(W.VBox):
         if m.is_over:
             turn = "对局结束"
         elif m.phase in ("replace", "found"):
-            turn = f"开局 · {SIDE_NAMES_ZH[m.turn]}{'（你）' if m.turn == self.human else ''}"
+            turn = f"开局 · {SIDE_NAMES_ZH[m.turn]}{'（你）' if m.turn == self.viewer else ''}"
         else:
-            turn = f"轮到 {SIDE_NAMES_ZH[m.turn]}{'（你）' if m.turn == self.human else ''}"
+            turn = f"轮到 {SIDE_NAMES_ZH[m.turn]}{'（你）' if m.turn == self.viewer else ''}"
         rnd = (
             f"第 {m.round}/{rules.round_limit} 回合"
             if m.round
@@ -358,10 +362,19 @@ class MatchWidget(W.VBox):
             else html.escape(self.log_error)
         )
         self.result_box.show(
-            f'<div style="font-size:20px;font-weight:bold">{result_text(m.winner, m.end_reason, self.human)}</div>'
+            f'<div style="font-size:20px;font-weight:bold">{result_text(m.winner, m.end_reason, self.viewer)}</div>'
             f"<div>第 {m.round} 回合结束 · {why}</div>"
             f'<table style="margin:6px 0">{"".join(rows)}</table><div>{saved}</div>'
         )
+
+    @property
+    def viewer(self) -> int | None:
+        """The side of the person looking at this widget (None: a playtest's spectator)."""
+        return self.human
+
+    def player_name(self, side: int) -> str:
+        """Who plays ``side`` when it is not the viewer's: the AI's name here."""
+        return self.agent_name
 
     def _max_hp(self, side: int) -> int:
         return self.throne_max.get(side, self.match.rules.throne_hp)
