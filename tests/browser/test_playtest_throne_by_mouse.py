@@ -1,0 +1,178 @@
+"""A Throne & Phalanx playtest in Chromium (docs/playtests.md): two browser contexts open
+the two seat links of one playtest (a 1-round limit, R-END-1) on play.ipynb and play it
+to the end with the mouse — the opening by clicks (blue replaces a hand card by clicking
+it, then both 确定手牌, R-OPEN-2; three barracks each on highlighted cells, R-OPEN-3),
+then each turn a summon from a barracks onto a highlighted cell (R-BARRACKS-5) and
+结束回合. Each page shows its own seat (data-seat), the other's moves arrive without a
+reload, both pages end on the same step with complementary results, and the export
+replays with ``throne replay --check``.
+Screenshots: playtest_throne_seat0.png, playtest_throne_seat1.png in tests/artifacts/."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from throne_lib import load_cards
+from throne_lib.cli import main
+from throne_lib.games.throne.rules import DEFAULT_RULES
+from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
+from throne_lib.kit.playtest import manage
+from throne_lib.kit.playtest.session import PlaytestSession
+from throne_lib.kit.playtest.store import SqliteStore
+
+pytestmark = pytest.mark.browser
+
+RENDER_TIMEOUT_MS = 300_000  # a kernel start at this machine's load
+STEP_TIMEOUT_MS = 60_000
+DB = load_cards()
+STATE = (
+    "const e = document.querySelector('.tp-state');"
+    " const s = e ? {...e.dataset, text: e.textContent} : null;"
+)
+# the board layer has been painted (its pixel at the canvas centre)
+PAINTED = """(() => {
+  const c = document.querySelector('.tp-match canvas');
+  if (!c || !c.width) return false;
+  const p = c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data;
+  return p[3] > 0;
+})()"""
+
+
+def cell_index(name: str) -> int:
+    return (int(name[1:]) - 1) * 7 + (ord(name[0]) - ord("a"))
+
+
+class Seat:
+    """One person's page, synchronised on the status line's data (``seq`` counts the
+    clicks and buttons its kernel has handled)."""
+
+    def __init__(self, browser: Browser, url: str, seat: int) -> None:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+        self.page: Page = context.new_page()
+        self.seat = seat
+        self.replaced = self.summoned = 0
+        self.barracks: list[str] = []  # where this seat founded its barracks
+        self.page.goto(url, wait_until="commit", timeout=RENDER_TIMEOUT_MS)
+
+    def state(self) -> dict[str, str]:
+        data = self.page.evaluate(f"(() => {{ {STATE} return s; }})()")
+        return dict(data or {})
+
+    def handled(self, click: Any) -> dict[str, str]:
+        seq = int(self.state()["seq"])
+        click()
+        self.page.wait_for_function(
+            f"(() => {{ {STATE} return s && +s.seq > {seq}; }})()", timeout=STEP_TIMEOUT_MS
+        )
+        return self.state()
+
+    def click_xy(self, x: float, y: float) -> dict[str, str]:
+        box = self.page.locator(".tp-match canvas").first.bounding_box()
+        assert box is not None
+        kx, ky = box["width"] / L.width, box["height"] / L.height
+        return self.handled(lambda: self.page.mouse.click(box["x"] + x * kx, box["y"] + y * ky))
+
+    def click_cell(self, name: str) -> dict[str, str]:
+        return self.click_xy(*L.cell_center(cell_index(name)))
+
+    def highlights(self, s: dict[str, str], style: str) -> list[str]:
+        items = (item.split(":") for item in s["hl"].split())
+        return [cell for cell, st in items if st == style]
+
+    def act(self, s: dict[str, str]) -> None:
+        """This seat's next move (it is its turn)."""
+        if s["phase"] == "replace":
+            hand = s["hand"].split()
+            swap = [i for i, c in enumerate(hand) if DB[c].kind != "barracks"]
+            if self.seat == 0 and not self.replaced and swap:  # a hand card, clicked
+                s = self.click_xy(*L.card_center(swap[0]))
+                assert s["text"].startswith("已执行：换掉"), s
+                self.replaced += 1
+                return
+            self.click_xy(*L.chip_center(0))  # 确定手牌
+            return
+        if s["phase"] == "found":  # the barracks chip is chosen: a highlighted cell
+            cell = self.highlights(s, "place")[0]
+            self.click_cell(cell)
+            self.barracks.append(cell)
+            return
+        barracks = [c for c in s["mine"].split() if c in self.barracks]
+        if s["phase"] == "main" and not self.summoned and barracks:
+            s = self.click_cell(barracks[0])
+            summon = self.highlights(s, "summon")
+            if summon:
+                s = self.click_cell(summon[0])
+                assert s["text"].startswith("已执行：召唤"), s
+                self.summoned += 1
+                return
+        self.handled(lambda: self.page.locator("button.tp-end").click())
+
+
+def test_two_people_play_a_throne_playtest_to_the_end(
+    voila_server: Any, browser: Browser, artifacts_dir: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.setenv("THRONE_PLAYTESTS", str(tmp_path))  # the server's kernels inherit it
+    st = SqliteStore(tmp_path)
+    rules = {"rules": dataclasses.replace(DEFAULT_RULES, round_limit=1)}
+    c = manage.create(st, "throne", 2, 2, think=0.0, seed=2, options=rules)
+    pid = c.playtest.id
+    server = voila_server("notebooks")
+    server.wait_ready()
+    url = server.url + "voila/render/play.ipynb?"
+    seats = [
+        Seat(browser, url + urlencode({"playtest": pid, "seat": s, "token": c.tokens[s]}), s)
+        for s in (0, 1)
+    ]
+    try:
+        for s, seat in enumerate(seats):
+            expect(seat.page.locator(".playtest-state")).to_have_attribute(
+                "data-seat", str(s), timeout=RENDER_TIMEOUT_MS
+            )
+            expect(seat.page.locator(".tp-state")).to_have_count(1, timeout=RENDER_TIMEOUT_MS)
+            seat.page.wait_for_function(PAINTED, timeout=STEP_TIMEOUT_MS)
+        for _ in range(120):
+            states = [seat.state() for seat in seats]
+            if all(s.get("phase") == "over" for s in states):
+                break
+            mine = [
+                (seat, s)
+                for seat, s in zip(seats, states, strict=True)
+                if s["phase"] != "over" and s["turn"] == str(seat.seat)
+            ]
+            for seat, s in mine[:1]:
+                seat.act(s)
+            if not mine:  # the other page has not drawn the last move yet
+                seats[0].page.wait_for_timeout(200)
+        n = st.count(pid)
+        for seat in seats:  # both pages end on the last stored step
+            expect(seat.page.locator(".tp-state")).to_have_attribute(
+                "data-phase", "over", timeout=STEP_TIMEOUT_MS
+            )
+            expect(seat.page.locator(".playtest-state")).to_have_attribute("data-seq", str(n))
+        results = [seat.page.locator(".tp-result").inner_text() for seat in seats]
+        final = PlaytestSession(st, pid, c.tokens[0])
+        assert final.is_over and final.seq == n
+        winner = final.match.winner
+        if winner is not None:
+            assert "你赢了" in results[winner] and "你输了" in results[1 - winner]
+        assert all("第 1 回合结束" in r for r in results)
+        assert seats[0].replaced and all(seat.summoned for seat in seats)
+        assert {a.by for a in st.actions(pid)} == {"human"}
+        for s, seat in enumerate(seats):
+            assert seat.page.evaluate(PAINTED)
+            seat.page.screenshot(path=str(artifacts_dir / f"playtest_throne_seat{s}.png"))
+        log = manage.export(st, pid, tmp_path / "throne-playtest.jsonl")
+        assert main(["replay", str(log), "--check"]) == 0
+        for seat in seats:
+            errors = seat.page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
+            assert errors.count() == 0
+    finally:
+        for seat in seats:
+            seat.page.context.close()
