@@ -9,7 +9,7 @@ error — and polls the store from an asyncio task on the kernel's loop every
 ``interval`` seconds: new moves (and the AI's, when this page holds the lease) call
 ``on_change`` so the game redraws from its seat's observation. A page whose link is
 wrong shows the reason and nothing of the match; so does a spectator link of a game
-without a public view (PIN, Throne: each side's hand is hidden from everyone else).
+without a public view (PIN: each side's hand is hidden from everyone else).
 
 :func:`seat_page` is a game notebook's one call: the game's playtest dashboard when the
 page was opened from a playtest link, its single-player dashboard otherwise.

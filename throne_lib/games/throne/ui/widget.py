@@ -317,7 +317,7 @@ class MatchWidget(W.VBox):
         }
         tone = None
         if not self.ctrl.my_turn and not m.is_over:
-            tone = ("#eef2f8", SIDE_COLOUR[1 - self.human])
+            tone = ("#eef2f8", SIDE_COLOUR[m.turn])  # the side to move: a spectator sees either
         ai = ""
         if self.ai_lines:
             who = f"{SIDE_NAMES_ZH[1 - self.human]}（{html.escape(self.agent_name)}）"
