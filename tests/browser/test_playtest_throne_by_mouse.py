@@ -91,11 +91,11 @@ class Seat:
             hand = s["hand"].split()
             swap = [i for i, c in enumerate(hand) if DB[c].kind != "barracks"]
             if self.seat == 0 and not self.replaced and swap:  # a hand card, clicked
-                s = self.click_xy(*L.card_center(swap[0]))
+                s = self.click_xy(*L.hand.center(swap[0]))
                 assert s["text"].startswith("已执行：换掉"), s
                 self.replaced += 1
                 return
-            self.click_xy(*L.chip_center(0))  # 确定手牌
+            self.click_xy(*L.tray.center(0))  # 确定手牌
             return
         if s["phase"] == "found":  # the barracks chip is chosen: a highlighted cell
             cell = self.highlights(s, "place")[0]
