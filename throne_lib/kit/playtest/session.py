@@ -29,7 +29,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from throne_lib.kit import registry
 from throne_lib.kit.agents import make_agent
@@ -297,3 +297,26 @@ class PlaytestSession:
         with contextlib.suppress(StoreError):  # else the lease runs out by itself
             self.release()
         self.closed = True
+
+
+M = TypeVar("M")
+
+
+class MatchOf(Generic[M]):
+    """A class attribute that stands for ``self.<holder>.match``: a playtest page's app,
+    board or controller extends a single-player one, but its match is the session's (or
+    its board's, which is the session's). Assigning it, as the single-player class does,
+    changes nothing."""
+
+    def __init__(self, holder: str = "session") -> None:
+        self.holder = holder
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> MatchOf[M]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> M: ...
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        return self if obj is None else getattr(obj, self.holder).match
+
+    def __set__(self, obj: object, value: object) -> None:
+        pass  # the playtest's match is the session's

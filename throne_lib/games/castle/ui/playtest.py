@@ -20,7 +20,7 @@ from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.app import CastleApp, castle_app
 from throne_lib.kit.playtest.page import PlaytestPage, seat_page
-from throne_lib.kit.playtest.session import PlaytestSession
+from throne_lib.kit.playtest.session import MatchOf, PlaytestSession
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore
 
 
@@ -39,14 +39,7 @@ class CastlePlaytestApp(CastleApp):
         self.widget.children = [page.bar, *self.widget.children]
         page.on_change = self.refresh
 
-    @property
-    def match(self) -> CastleMatch:
-        m: CastleMatch = self.session.match
-        return m
-
-    @match.setter
-    def match(self, value: Any) -> None:
-        pass  # the playtest's match is the session's
+    match = MatchOf[CastleMatch]()
 
     def make_match(self, n: int, seed: int, rounds: int | None) -> tuple[CastleMatch, list[Any]]:
         return self.session.match, []

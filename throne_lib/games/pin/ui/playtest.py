@@ -24,7 +24,7 @@ from throne_lib.games.pin.state import parse_ref
 from throne_lib.games.pin.ui.controller import PinController, Selection
 from throne_lib.games.pin.ui.widget import PinBoard, pin_app
 from throne_lib.kit.playtest.page import PlaytestPage, seat_page
-from throne_lib.kit.playtest.session import PlaytestSession
+from throne_lib.kit.playtest.session import MatchOf, PlaytestSession
 from throne_lib.kit.playtest.store import PlaytestStore
 
 FORCED_PASSES = 8  # at most this many forced passes in a row are sent at once
@@ -37,13 +37,7 @@ class PlaytestController(PinController):
         self.board = board
         super().__init__(board.match, board.human)
 
-    @property
-    def match(self) -> PinMatch:
-        return self.board.match
-
-    @match.setter
-    def match(self, value: PinMatch) -> None:
-        pass  # the playtest's match is the session's
+    match = MatchOf[PinMatch]("board")
 
     def apply(self, action: PinAction) -> list[PinEvent]:
         keep = self.sel.unit if action.kind in ("activate", "move", "attack", "special") else ""
@@ -76,14 +70,7 @@ class PinPlaytestBoard(PinBoard):
         self.root = W.VBox([page.bar, self])
         self.follow()  # a reopened link may find its seat's forced pass waiting
 
-    @property
-    def match(self) -> PinMatch:
-        m: PinMatch = self.session.match
-        return m
-
-    @match.setter
-    def match(self, value: PinMatch) -> None:
-        pass  # the playtest's match is the session's
+    match = MatchOf[PinMatch]()
 
     def make_controller(self) -> PinController:
         return PlaytestController(self)
