@@ -28,7 +28,7 @@ from throne_lib.games.throne.ui.render import Op, chip_ops, overlay_ops, pieces_
 from throne_lib.games.throne.ui.text import action_text, log_blocks
 from throne_lib.games.throne.ui.widget import LOG_BLOCKS, MatchWidget
 from throne_lib.kit.playtest.page import PlaytestPage, seat_page
-from throne_lib.kit.playtest.session import PlaytestSession
+from throne_lib.kit.playtest.session import MatchOf, PlaytestSession
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore
 
 
@@ -49,13 +49,7 @@ class PlaytestController(Controller):
         self.board = board
         super().__init__(board.match, board.human)
 
-    @property
-    def match(self) -> Match:
-        return self.board.match
-
-    @match.setter
-    def match(self, value: Match) -> None:
-        pass  # the playtest's match is the session's
+    match = MatchOf[Match]("board")
 
     @property
     def spectator(self) -> bool:
@@ -132,14 +126,7 @@ class ThronePlaytestBoard(MatchWidget):
     def make_controller(self, match: Match, human: int) -> Controller:
         return PlaytestController(self)
 
-    @property
-    def match(self) -> Match:
-        m: Match = self.session.match
-        return m
-
-    @match.setter
-    def match(self, value: Match) -> None:
-        pass  # the playtest's match is the session's
+    match = MatchOf[Match]()
 
     @property
     def viewer(self) -> int | None:
