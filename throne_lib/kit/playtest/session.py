@@ -320,3 +320,25 @@ class MatchOf(Generic[M]):
 
     def __set__(self, obj: object, value: object) -> None:
         pass  # the playtest's match is the session's
+
+
+class EventsBoard:
+    """A playtest board that builds its 战报 from the session's events (PIN's, Throne's):
+    its ``page``, the page's ``session`` and the position it has seen (``_seen``)."""
+
+    page: Any  # a kit.playtest.page.PlaytestPage
+    session: PlaytestSession
+    _seen: int
+
+    def join(self, page: Any, board: str) -> None:
+        """Follow ``page``'s session from where it is now; ValueError naming the ``board``
+        when the page keeps no events (it must be ``PlaytestPage(keep_events=True)``)."""
+        session = page.session
+        assert session is not None
+        if session.events is None:
+            raise ValueError(
+                f"the {board} board needs its page's events: PlaytestPage(keep_events=True)"
+            )
+        self.page = page
+        self.session = session
+        self._seen = session.seq

@@ -24,7 +24,7 @@ from throne_lib.games.pin.state import parse_ref
 from throne_lib.games.pin.ui.controller import PinController, Selection
 from throne_lib.games.pin.ui.widget import PinBoard, pin_app
 from throne_lib.kit.playtest.page import PlaytestPage, seat_page
-from throne_lib.kit.playtest.session import MatchOf, PlaytestSession
+from throne_lib.kit.playtest.session import EventsBoard, MatchOf
 from throne_lib.kit.playtest.store import PlaytestStore
 
 FORCED_PASSES = 8  # at most this many forced passes in a row are sent at once
@@ -51,18 +51,11 @@ class PlaytestController(PinController):
         raise RuntimeError("a playtest's AI seats are played by the session (under the lease)")
 
 
-class PinPlaytestBoard(PinBoard):
+class PinPlaytestBoard(EventsBoard, PinBoard):
     """The board of one seat of a playtest (``page.ok``, not a spectator)."""
 
     def __init__(self, page: PlaytestPage) -> None:
-        assert page.session is not None
-        if page.session.events is None:
-            raise ValueError(
-                "the PIN board needs its page's events: PlaytestPage(keep_events=True)"
-            )
-        self.page = page
-        self.session: PlaytestSession = page.session
-        self._seen = self.session.seq
+        self.join(page, "PIN")
         self._logged = 0  # session events already in the 战报
         super().__init__(self.session.match, human=self.session.seat, tempo="fast")
         self.add_class("pin-playtest")

@@ -28,7 +28,7 @@ from throne_lib.games.throne.ui.render import Op, chip_ops, overlay_ops, pieces_
 from throne_lib.games.throne.ui.text import action_text, log_blocks
 from throne_lib.games.throne.ui.widget import LOG_BLOCKS, MatchWidget
 from throne_lib.kit.playtest.page import PlaytestPage, seat_page
-from throne_lib.kit.playtest.session import MatchOf, PlaytestSession
+from throne_lib.kit.playtest.session import EventsBoard, MatchOf
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore
 
 
@@ -88,18 +88,11 @@ class PlaytestController(Controller):
         return list(events[-1][1]) if events else []
 
 
-class ThronePlaytestBoard(MatchWidget):
+class ThronePlaytestBoard(EventsBoard, MatchWidget):
     """The board of one seat (or the spectator) of a playtest (``page.ok``)."""
 
     def __init__(self, page: PlaytestPage) -> None:
-        assert page.session is not None
-        if page.session.events is None:
-            raise ValueError(
-                "the Throne board needs its page's events: PlaytestPage(keep_events=True)"
-            )
-        self.page = page
-        self.session: PlaytestSession = page.session
-        self._seen = self.session.seq
+        self.join(page, "Throne")
         seats = self.session.playtest.seats
         self.kinds = [sp.kind for sp in seats]
         seat = self.session.seat
