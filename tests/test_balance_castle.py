@@ -42,12 +42,17 @@ TINY = ["--population", "4", "--generations", "3", "--blocks", "2", "--block-mat
 TINY += ["--holdout-blocks", "1", "--proposals", "2", "--backend", "serial", "--no-progress"]
 # a tiny holdout confirms no change's effect: keep them all (pruning: test_balance_verify_run)
 TINY += ["--no-prune", "--verify-blocks", "1"]
+# the groups and knobs of issue 21's runs: roles and heroes at 5 seats, the 城主's extras
+TINY += ["--hero-groups", "--rules", "lord_bonus_hp,lord_leadership,lord_mana"]
 ALLOWED = {f"rules.{n}" for n in ("lord_bonus_hp", "lord_leadership", "lord_mana")}
 
 
 @pytest.fixture(scope="module")
 def game() -> CastleBalance:
-    return CastleBalance(TEXT, players=5, block_matches=2)
+    return CastleBalance(TEXT, players=5, block_matches=2, rules_knobs=OLD, hero_groups=True)
+
+
+OLD = rules_knobs(["lord_bonus_hp", "lord_leadership", "lord_mana"], CastleRules())
 
 
 def test_the_adapter_is_a_balance_game_with_roles_and_heroes(game: CastleBalance) -> None:
@@ -55,12 +60,13 @@ def test_the_adapter_is_a_balance_game_with_roles_and_heroes(game: CastleBalance
     assert typed.table_text() == TEXT
     heroes = [c.id for c in parse_castle_cards(TEXT).cards.values() if c.kind == "hero"]
     # 5 players: 1 城主, 3 敌军, 1 援军, no 中立 (CH-ROLE-4) -> three role groups
-    assert list(game.groups()) == ["lord", "enemy", "reinforcement", *heroes]
-    assert CastleBalance(TEXT, players=6).roles == ["lord", "enemy", "reinforcement", "neutral"]
-    assert game.card_groups(heroes[0]) == frozenset({heroes[0], *game.roles})
+    assert list(game.groups()) == ["lord@5", "enemy@5", "reinforcement@5", *heroes]
+    six = CastleBalance(TEXT, players=6, rules_knobs=OLD)
+    assert six.camps == ["lord@6", "enemy@6", "reinforcement@6", "neutral@6"]
+    assert game.card_groups(heroes[0]) == frozenset(game.groups())  # any hero, any role
     assert game.card_groups("goblin") == frozenset(game.groups())
     # 3 players: no 援军 or 中立 seat
-    assert CastleBalance(TEXT, players=3).roles == ["lord", "enemy"]
+    assert CastleBalance(TEXT, players=3).camps == ["lord@3", "enemy@3"]
     with pytest.raises(Exception, match="9"):
         CastleBalance(TEXT, players=9)
 
@@ -73,7 +79,7 @@ def test_every_seat_scores_once_for_its_role_and_once_for_its_hero(game: CastleB
     (out,) = game.play(type(task)(task.table, task.rules, ((5, 7),)))
     assert len(out.seats) == 10
     roles = [s.group for s in out.seats[::2]]
-    assert roles.count("lord") == 1 and roles.count("enemy") == 3
+    assert roles.count("lord@5") == 1 and roles.count("enemy@5") == 3
     assert all(a.score == b.score for a, b in zip(out.seats[::2], out.seats[1::2], strict=True))
     assert {s.group for s in out.seats[1::2]} <= set(game.heroes)
 
@@ -112,7 +118,7 @@ class _Recording(CastleBalance):
 
 
 def test_frozen_fields_never_change() -> None:
-    game = _Recording(TEXT, players=5, block_matches=2)
+    game = _Recording(TEXT, players=5, block_matches=2, rules_knobs=OLD, hero_groups=True)
     game.played = []
     freeze = ["hp", "thrall_rider", "knight.value", "rules.lord_mana"]
     space = search_space(game, freeze=freeze)
@@ -146,7 +152,7 @@ def test_cli_suggest_writes_parquet_and_report_and_applies(tmp_path: Path) -> No
     text = report.read_text(encoding="utf-8")
     assert "== balance suggestions ==" in text and "城主" in text
     frame = pd.read_parquet(out)
-    assert {"lord", "enemy", "reinforcement"} <= set(frame["group"])
+    assert {"lord@5", "enemy@5", "reinforcement@5"} <= set(frame["group"])
     assert cards.read_text(encoding="utf-8") == TEXT  # nothing applied unasked
     numbers = sorted(int(n) for n in frame["proposal"].unique() if n > 0)
     assert numbers, text
@@ -211,7 +217,7 @@ class StrongCastle(CastleBalance):
 
 
 def _strong_run(seed: int = 1) -> BalanceResult:
-    game = StrongCastle(STRONG, players=5, block_matches=8)
+    game = StrongCastle(STRONG, players=5, block_matches=8, rules_knobs=OLD, hero_groups=True)
     space = search_space(game, cards=SOLDIERS, rules=[])
     return suggest(game, space, Targets((0.45, 0.55), 1.0), SMALL, seed=seed, backend="serial")
 
@@ -230,12 +236,12 @@ def test_the_too_strong_card_is_found_and_nerfed(strong_found: BalanceResult) ->
     the holdout must merely not show the proposal worse for the roles."""
     res = strong_found
     text = report_text(res, CastleBalance(STRONG).names)
-    assert res.before.rates["enemy"].win_rate > 0.8, text
+    assert res.before.rates["enemy@5"].win_rate > 0.8, text
     assert res.proposals, text
     first = res.proposals[0]
     assert first.changes == (("spearman.hp", 2),), text
     assert first.search_imbalance < res.before_search, text
-    roles = ["lord", "enemy", "reinforcement"]
+    roles = ["lord@5", "enemy@5", "reinforcement@5"]
     assert _role_imbalance(first.after, roles) <= _role_imbalance(res.before, roles), text
     assert "长枪兵" in text and "城主" in text and "first seat" in text
 
@@ -250,7 +256,8 @@ def test_balance_suggest_takes_game_after_the_command(capsys: pytest.CaptureFixt
     """``throne balance suggest --game castle``: one parser, the game's own options."""
     assert throne_main(["balance", "suggest", "--game", "castle", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "--players" in out and "--block-matches" in out and "role and hero" in out
+    assert "--players" in out and "--block-matches" in out and "(seat count, role)" in out
+    assert "--camp-band" in out and "--hero-groups" in out
     assert "--first-seat-max" not in out  # the 城主 always opens: no first-seat target
     assert throne_main(["balance", "suggest", "--help"]) == 0
     out = capsys.readouterr().out

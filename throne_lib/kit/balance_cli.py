@@ -82,6 +82,7 @@ class BalanceHooks:
     rules_type: str = "Rules"  # where a rules change is set, for the apply message
     out: str = "balance.parquet"
     freeze_hint: str = "card, field, card.field"  # the panel's example freeze entry
+    band_alias: str | None = None  # another name of --band (城堡之心: "--camp-band")
 
 
 def hooks(name: str) -> BalanceHooks:
@@ -101,7 +102,9 @@ def rules_knobs(
 ) -> dict[str, RulesField]:
     """Rules parameters by name, ``name`` or ``name=LOW:HIGH``: any whole-number field of
     the ``rules`` dataclass; ``known`` gives the default range and direction of some
-    (the others: today's value ±2, never below 0)."""
+    (the others: today's value ±2, never below 0), and may offer parameters that are no
+    field of their own (城堡之心's ``roles_7``, an index into the legal role tables of 7
+    seats): their base is ``known``'s."""
     known = known or {}
     ints = {
         f.name
@@ -111,11 +114,12 @@ def rules_knobs(
     out: dict[str, RulesField] = {}
     for entry in entries:
         name, _, rng = entry.strip().partition("=")
-        if name not in ints:
+        if name not in ints and name not in known:
+            every = sorted(ints | {n for n in known if n not in ints})
             raise ValueError(
-                f"unknown rules parameter {name!r}; whole-number ones: {', '.join(sorted(ints))}"
+                f"unknown rules parameter {name!r}; whole-number ones: {', '.join(every)}"
             )
-        base = getattr(rules, name)
+        base = getattr(rules, name) if name in ints else known[name].base
         f = dataclasses.replace(known[name], base=base) if name in known else None
         f = f or RulesField(base, max(0, base - 2), base + 2)
         if rng:
@@ -138,6 +142,29 @@ def _pair(text: str, what: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(f"{what} {text!r}: expected LOW:HIGH") from None
 
 
+def parse_band(text: str) -> tuple[float, float]:
+    """A win-rate band, ``LOW:HIGH`` or ``LOW,HIGH``, as fractions (``0.4:0.6``) or
+    percentages (``40,60``: read as percentages when either number is above 1)."""
+    parts = text.replace(",", ":").split(":")
+    try:
+        lo, hi = (float(x) for x in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"band {text!r}: expected LOW:HIGH or LOW,HIGH, e.g. 0.4:0.6 or 40,60"
+        ) from None
+    if max(lo, hi) > 1:
+        lo, hi = lo / 100, hi / 100
+    if not 0 <= lo <= hi <= 1:
+        raise argparse.ArgumentTypeError(
+            f"band {text!r}: expected 0 <= LOW <= HIGH <= 1 (or percentages up to 100)"
+        )
+    return lo, hi
+
+
+def _band_flags(h: BalanceHooks) -> list[str]:
+    return ["--band", *([h.band_alias] if h.band_alias else [])]
+
+
 def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     """``balance suggest`` and ``balance apply`` for game ``name``."""
     title = registry.get(name).title
@@ -157,7 +184,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help=f"every seat's (default {h.default_agent}); recorded in the file and the report",
     )
     t = s.add_argument_group("targets")
-    t.add_argument("--band", default="0.45:0.55", help=f"win-rate band per {h.groups} (LOW:HIGH)")
+    t.add_argument(
+        *_band_flags(h),
+        dest="band",
+        default="0.45:0.55",
+        help=f"win-rate band per {h.groups} (LOW:HIGH, or percentages LOW,HIGH: 40,60)",
+    )
     if h.first_seat:
         t.add_argument("--first-seat-max", type=float, default=0.55, help="bound on the first seat")
         t.add_argument(
@@ -323,7 +355,7 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         "run's on the same seeds and shows where a conclusion flips",
     )
     vt = v.add_argument_group("targets (default: the run's)")
-    vt.add_argument("--band", help=f"win-rate band per {h.groups} (LOW:HIGH)")
+    vt.add_argument(*_band_flags(h), dest="band", help=f"win-rate band per {h.groups} (LOW:HIGH)")
     if h.first_seat:
         vt.add_argument("--first-seat-max", type=float, help="bound on the first seat")
     if h.add_arguments is not None:
@@ -412,7 +444,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
 
     path = _cards(args.cards, h)
     table = path.read_text(encoding="utf-8")
-    lo, hi = _pair(args.band, "band")
+    lo, hi = parse_band(args.band)
     first = args.first_seat_max if h.first_seat else 1.0
     targets = Targets(
         (lo, hi),
@@ -569,7 +601,7 @@ def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     opts.rules_knobs = _knobs(opts, h)
     targets = targets_of(frame) or Targets()
     if "band" in given:
-        lo, hi = _pair(given["band"], "band")
+        lo, hi = parse_band(given["band"])
         targets = dataclasses.replace(targets, band=(lo, hi))
     if "first_seat_max" in given:
         targets = dataclasses.replace(targets, first_seat_max=given["first_seat_max"])

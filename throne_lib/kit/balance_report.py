@@ -30,6 +30,7 @@ from throne_lib.kit.balance import (
     apply_card_changes,
     base_values,
 )
+from throne_lib.kit.balance_run import grid_lines, rules_label, rules_value
 from throne_lib.kit.carddiff import Sheet
 from throne_lib.kit.textfile import write_atomic
 
@@ -62,9 +63,29 @@ def _lever_lines(res: BalanceResult) -> list[str]:
 
 
 def _knob(key: str, names: Mapping[str, str]) -> str:
-    """``card.field`` as ``card (名字).field``; a rules knob as it is."""
+    """``card.field`` as ``card (名字).field``; a rules knob with its label
+    (:func:`rules_label`)."""
     card, _, fld = key.partition(".")
-    return key if card == "rules" or card not in names else f"{card} ({names[card]}).{fld}"
+    if card == "rules":
+        return rules_label(fld, names)
+    return key if card not in names else f"{card} ({names[card]}).{fld}"
+
+
+def _value(key: str, value: object, names: Mapping[str, str]) -> str:
+    """A knob's value; a rules knob's with its meaning (:func:`rules_value`)."""
+    card, _, fld = key.partition(".")
+    return rules_value(fld, value, names) if card == "rules" else str(value)
+
+
+def rules_lines(
+    changes: Sequence[tuple[str, object, object]], names: Mapping[str, str]
+) -> list[str]:
+    """A proposal's rules changes, one line each, in the game's words when it has them."""
+    return [
+        f"rules: {rules_label(n, names)[6:]} {rules_value(n, o, names)} -> "
+        f"{rules_value(n, v, names)}"
+        for n, o, v in changes
+    ]
 
 
 def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
@@ -80,7 +101,10 @@ def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
         worked = ", ".join(
             f"{names.get(g, g)} {100 * r:.1f}%{'↑' if d > 0 else '↓'}" for g, d, r in h["worked_on"]
         )
-        kept = ", ".join(f"{_knob(k, names)} {old}→{new}" for k, old, new in h["kept"])
+        kept = ", ".join(
+            f"{_knob(k, names)} {_value(k, old, names)}→{_value(k, new, names)}"
+            for k, old, new in h["kept"]
+        )
         lines.append(
             f"  {h['repair']}: for {worked or 'nothing'}: kept {kept or 'nothing'}; imbalance "
             f"{h['imbalance_before']:.3f} -> {h['imbalance_after']:.3f}"
@@ -166,6 +190,10 @@ def report_text(
                 else ""
             )
         )
+        unchanged = res.before_verified or res.before  # the verdict's data when there is one
+        where = "verification" if res.before_verified is not None else "holdout"
+        lines.append(f"the unchanged table on the {where} blocks:")
+        lines += grid_lines(res.groups, unchanged.rates, None, names, res.targets.band)
     for p in res.proposals:
         if p.verified is None or res.before_verified is None:  # a result without one
             lines += [
@@ -174,9 +202,12 @@ def report_text(
                 f"imbalance search {p.search_imbalance:.3f} -> holdout "
                 f"{p.after.imbalance:.3f} (before {res.before.imbalance:.3f}); not verified ==",
                 p.diff_text,
-                *(f"rules: {n} {o} -> {v}" for n, o, v in p.rules_changes),
+                *rules_lines(p.rules_changes, names),
             ]
             lines += _rate_lines(res.groups, res.targets, res.before, p.after, names, "holdout")
+            lines += grid_lines(
+                res.groups, res.before.rates, p.after.rates, names, res.targets.band
+            )
             continue
         cannot = res.verified_tell is not None and not res.verified_tell.can_tell
         lines += [
@@ -189,10 +220,13 @@ def report_text(
             + (" (but the budget cannot tell)" if cannot else "")
             + " ==",
             p.diff_text,
-            *(f"rules: {n} {o} -> {v}" for n, o, v in p.rules_changes),
+            *rules_lines(p.rules_changes, names),
         ]
         lines += effect_lines([effect_record(e) for e in p.effects], names)
         lines += verified_lines(res.groups, res.targets, res.before_verified, p, names)
+        lines += grid_lines(
+            res.groups, res.before_verified.rates, p.verified.rates, names, res.targets.band
+        )
     return "\n".join(lines)
 
 
@@ -226,7 +260,8 @@ def effect_lines(effects: Sequence[Mapping[str, Any]], names: Mapping[str, str])
             else "DROPPED: not the sign it was made for"
         )
         lines.append(
-            f"  {_knob(str(e['key']), names)} {e['old']} -> {e['new']}: {who} "
+            f"  {_knob(str(e['key']), names)} {_value(str(e['key']), e['old'], names)} -> "
+            f"{_value(str(e['key']), e['new'], names)}: {who} "
             f"{100 * float(e['effect']):+.1f} {interval} over {e['matches']} matches "
             f"(meant: {meant}); {verdict}"
         )
@@ -449,7 +484,11 @@ def run_record(
             "played": dataclasses.asdict(res.verified_tell) if res.verified_tell else None,
             "lines": tell_lines(res),
         },
-        "names": {k: v for k, v in sorted(names.items()) if k in cards or k in res.groups},
+        "names": {
+            k: v
+            for k, v in sorted(names.items())
+            if k in cards or k in res.groups or k.startswith("rules.")
+        },
     }
 
 
@@ -469,7 +508,9 @@ def result_frame(
         (0, (), "", "", res.before, res.before_search, 0.0, res.before_verified, "[]")
     ]
     for p in res.proposals:
-        rules = "; ".join(f"{n} {o} -> {v}" for n, o, v in p.rules_changes)
+        rules = "; ".join(
+            r.removeprefix("rules: ") for r in rules_lines(p.rules_changes, names or {})
+        )
         entries.append(
             (
                 p.number,
@@ -598,7 +639,8 @@ def apply_changes(
     for key, value in sorted(changes.items()):
         head, name = key.split(".", 1)
         if head == "rules":
-            rules.append(f"{name} {base.get(key)} -> {value}")
+            names: Mapping[str, str] = getattr(game, "names", {})
+            rules.append(rules_lines([(name, base.get(key), value)], names)[0][7:])
             continue
         if head not in records:
             raise ValueError(f"{p.name}: card {head!r} is gone since the balance run")

@@ -72,6 +72,22 @@ def check_role_row(players: int, row: tuple[int, int, int, int]) -> None:
         raise RoleTableError("中立的数量不得超过援军的数量 (CH-ROLE-3): 中立 ≤ 援军")
 
 
+def legal_role_rows(players: int) -> list[tuple[int, int, int, int]]:
+    """Every (城主, 敌军, 援军, 中立) row CH-ROLE-3 allows at ``players`` seats, the castle
+    camp's weakest first: the most 敌军 first, then (at equal 敌军) fewer 援军 and more
+    中立 (a 中立 is no ally of the 城主). The rulebook's row (CH-ROLE-4) is among them."""
+    rows = []
+    for enemy in range(players):
+        for reinf in range(players - 1 - enemy + 1):
+            row = (1, enemy, reinf, players - 1 - enemy - reinf)
+            try:
+                check_role_row(players, row)
+            except RoleTableError:
+                continue
+            rows.append(row)
+    return sorted(rows, key=lambda r: (-r[1], r[2]))
+
+
 @dataclass(frozen=True)
 class CastleRules:
     """Rule parameters; every default is the rulebook's (ID in the comment)."""

@@ -32,10 +32,12 @@ class FieldSpec:
 
 @dataclass(frozen=True)
 class RulesField:
-    """A rules parameter the search may move, within ``[low, high]``. ``groups`` whom a
-    higher value helps (empty: everyone alike), ``first_sign`` +1 when a higher value
-    helps the first seat, -1 when it helps the others, 0 unknown. ``label``: its name for
-    the game's players (Chinese; the dashboard shows it beside the field's name)."""
+    """A rules parameter the search may move, within ``[low, high]``. ``first_sign`` +1
+    when a higher value helps the first seat, -1 when it helps the others, 0 unknown.
+    ``groups``: the groups a higher value helps (城堡之心's 城主 bonus HP helps the castle
+    camp at every seat count); empty: the parameter is a first-seat lever (with
+    ``first_sign``), or its direction is unknown. ``label``: its name for the game's
+    players (Chinese; the dashboard shows it beside the field's name)."""
 
     base: int
     low: int
@@ -43,6 +45,7 @@ class RulesField:
     first_sign: int = 0
     step: int = 1
     label: str = ""
+    groups: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

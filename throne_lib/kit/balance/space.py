@@ -211,19 +211,11 @@ def search_space(
         if f"rules.{name}" in frozen:
             continue
         r = rspecs[name]
+        # a parameter that helps known groups is guided like a card's field (sign +1:
+        # higher helps them); otherwise it is a first-seat lever (or unguided)
+        sign, groups = (1, r.groups) if r.groups else (r.first_sign, frozenset({FIRST}))
         knobs.append(
-            Knob(
-                f"rules.{name}",
-                "",
-                name,
-                r.base,
-                r.low,
-                r.high,
-                r.first_sign,
-                frozenset({FIRST}),
-                r.step,
-                r.label,
-            )
+            Knob(f"rules.{name}", "", name, r.base, r.low, r.high, sign, groups, r.step, r.label)
         )
     return SearchSpace(tuple(knobs))
 
