@@ -144,9 +144,10 @@ def test_castle_panel_has_no_first_seat_target_and_runs(tmp_path: Path) -> None:
     assert res.targets.first_seat_max == 1.0
     assert panel.progress.value == panel.progress.max == 2
     assert "留出验证完成" in panel.status.value and panel.front_figure is not None
-    assert {"lord", "enemy", "reinforcement", "tang_na"} <= set(res.groups)
-    if res.proposals:  # its rates: roles and heroes by Chinese name, no first-seat row
-        assert "城主" in panel.detail_html.value and "唐纳" in panel.detail_html.value
+    # each role at the panel's seat count (5: no 中立, CH-ROLE-4); heroes are not groups
+    assert list(res.groups) == ["lord@5", "enemy@5", "reinforcement@5"]
+    if res.proposals:  # its rates: roles by Chinese name and seat count, no first-seat row
+        assert "5人·城主" in panel.detail_html.value
         assert "先手" not in panel.detail_html.value
     else:
         assert "没有找到" in panel.detail_html.value
