@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,13 @@ from typing import Any
 import pandas as pd
 
 from throne_lib.kit.balance import FIRST, GroupRate, Measure, Targets
+from throne_lib.kit.balance_report import (
+    effect_lines,
+    grid_lines,
+    rules_label,
+    rules_value,
+    targets_of,
+)
 
 # the columns every balance results file has had (``apply`` and ``verify`` read them)
 REQUIRED = ("proposal", "group", "changes", "changes_json", "base_json", "after", "before")
@@ -123,89 +129,6 @@ def _label(group: str, names: Mapping[str, str]) -> str:
     return f"{group} {names[group]}" if group in names else group
 
 
-def grid_lines(
-    groups: Sequence[str],
-    before: Mapping[str, GroupRate],
-    after: Mapping[str, GroupRate] | None,
-    names: Mapping[str, str],
-    band: tuple[float, float],
-) -> list[str]:
-    """Groups keyed ``ROW@COL`` (城堡之心's ``lord@5``: a role at a seat count) as a grid,
-    one line per COL and one column per ROW: each cell the rate before -> after (%) with
-    the after's 95% interval (``after`` None: the rate before with its interval), ``*``
-    when that rate is outside ``band``. Empty when some group is not so keyed. The
-    column's title is the ROW's name after a ``·`` in ``names`` (``5人·城主`` -> 城主),
-    the line's the part before it."""
-    cells: dict[str, dict[str, str]] = {}
-    cols: list[str] = []
-    rows: list[str] = []
-    for g in groups:
-        role, at, count = g.partition("@")
-        if not at or not role or not count:
-            return []
-        if role not in cols:
-            cols.append(role)
-        if count not in rows:
-            rows.append(count)
-        b, a = before[g], (after or before)[g]
-        if math.isnan(a.win_rate) and math.isnan(b.win_rate):
-            text = "-"
-        elif after is None:
-            out = not band[0] <= a.win_rate <= band[1]
-            text = f"{100 * a.win_rate:.0f} [{100 * a.ci_low:.0f}, {100 * a.ci_high:.0f}]"
-            text += "*" if out else ""
-        else:
-            out = not math.isnan(a.win_rate) and not band[0] <= a.win_rate <= band[1]
-            pct = "-" if math.isnan(b.win_rate) else f"{100 * b.win_rate:.0f}"
-            after_text = (
-                "-"
-                if math.isnan(a.win_rate)
-                else f"{100 * a.win_rate:.0f} [{100 * a.ci_low:.0f}, {100 * a.ci_high:.0f}]"
-            )
-            text = f"{pct} -> {after_text}{'*' if out else ''}"
-        cells.setdefault(count, {})[role] = text
-
-    def title(key: str, part: int) -> str:
-        name = names.get(key, "")
-        return name.split("·")[part] if "·" in name else key.split("@")[1 - part]
-
-    heads = {c: next((title(g, 1) for g in groups if g.startswith(f"{c}@")), c) for c in cols}
-    width = max(20, *(_width(t) + 2 for r in cells.values() for t in r.values()))
-    what = "win rate %" if after is None else "before -> after %"
-    lines = [
-        f"the groups as a grid ({what} [95% interval]; * outside the band "
-        f"{100 * band[0]:.0f}–{100 * band[1]:.0f}%):",
-        _pad("", 8) + "".join(_pad(heads[c], width) for c in cols),
-    ]
-    for r in rows:
-        head = title(next(g for g in groups if g.endswith(f"@{r}")), 0)
-        lines.append(_pad(head, 8) + "".join(_pad(cells[r].get(c, ""), width) for c in cols))
-    return [line.rstrip() for line in lines]
-
-
-def _width(text: str) -> int:
-    """Columns ``text`` takes in a terminal (a CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(1, width - _width(text))
-
-
-def rules_value(name: str, value: object, names: Mapping[str, str]) -> str:
-    """A rules parameter's value, with what it means when the game's ``names`` say
-    (key ``rules.NAME=VALUE``: 城堡之心's role-table index 3 of 7 seats reads
-    ``3 (城主1 敌军4 援军2 中立0)``)."""
-    meaning = names.get(f"rules.{name}={value}")
-    return f"{value} ({meaning})" if meaning else str(value)
-
-
-def rules_label(name: str, names: Mapping[str, str]) -> str:
-    """``rules.NAME``, with the game's name of it (``names`` key ``rules.NAME``)."""
-    label = names.get(f"rules.{name}")
-    return f"rules.{name} ({label})" if label else f"rules.{name}"
-
-
 def change_line(c: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
     """One change as ``show`` prints it: ``card (名字).field: old -> new`` or
     ``rules.name: old -> new`` (with the game's words for it when ``names`` has them:
@@ -218,8 +141,6 @@ def change_line(c: Mapping[str, Any], names: Mapping[str, str] | None = None) ->
 
 
 def _targets(rf: RunFile) -> Targets:
-    from throne_lib.kit.balance_report import targets_of
-
     return targets_of(rf.frame) or Targets()
 
 
@@ -379,8 +300,6 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
             *(f"  {change_line(c, names)}" for c in ch),
         ]
         if "effects_json" in rows.columns:
-            from throne_lib.kit.balance_report import effect_lines
-
             lines += effect_lines(json.loads(r["effects_json"]), names)
         if verified:
             lines += _rate_lines(rows, t, names, "verify", "verify_before", "verify")
