@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
 from throne_lib.games.castle import command, death, magic, play, setup, skills, turn  # noqa: F401
@@ -13,9 +12,8 @@ from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CardTableError, CastleCards, load_castle_cards
 from throne_lib.games.castle.core import PROMPTS, AnswerFn, LegalFn, run
 from throne_lib.games.castle.events import Event
-from throne_lib.games.castle.rules import CastleRules
+from throne_lib.games.castle.rules import CastleRules, from_overrides, overrides
 from throne_lib.games.castle.state import State
-from throne_lib.kit.params import check_overrides
 from throne_lib.kit.protocol import DRAW, IllegalAction, check_seat
 
 _DEFAULT_CARDS: CastleCards | None = None
@@ -241,31 +239,12 @@ def as_act(action: object) -> Act:
 
 def rules_overrides(rules: CastleRules) -> dict[str, Any]:
     """The parameters that differ from the rulebook's defaults, JSON-able (for logs)."""
-    base = CastleRules()
-    out: dict[str, Any] = {}
-    for f in fields(CastleRules):
-        v = getattr(rules, f.name)
-        if v != getattr(base, f.name):
-            out[f.name] = (
-                {str(k): list(r) for k, r in v.items()}
-                if f.name == "role_table"
-                else (list(v) if isinstance(v, tuple) else v)
-            )
-    return out
+    return overrides(rules)
 
 
 def rules_from(value: CastleRules | Mapping[str, Any] | None) -> CastleRules:
     """A CastleRules from itself, None (defaults) or a dict of overrides (from a log)."""
-    if value is None or isinstance(value, CastleRules):
-        return value or CastleRules()
-    kw: dict[str, Any] = {}
-    for k, v in check_overrides(CastleRules, value, "城堡之心 rules").items():
-        if k == "role_table":
-            v = {int(n): tuple(r) for n, r in v.items()}
-        elif isinstance(getattr(CastleRules(), k), tuple):
-            v = tuple(v)
-        kw[k] = v
-    return CastleRules(**kw)
+    return from_overrides(CastleRules, value, "城堡之心 rules")
 
 
 def canonical(s: State) -> tuple[Any, ...]:

@@ -6,11 +6,15 @@ nothing else. Card numbers (HP, 价值, ranges, counts) live in ``cards-castle.c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+from throne_lib.kit.params import check_overrides
 
 Row = TypeVar("Row")
+R = TypeVar("R")
+Nested = Mapping[str, Callable[[Any], Any]]
 
 ROLES = ("lord", "enemy", "reinforcement", "neutral")
 ROLE_ZH = {"lord": "城主", "enemy": "敌军", "reinforcement": "援军", "neutral": "中立"}
@@ -200,3 +204,46 @@ class CastleRules:
         )
         check_role_row(players, row)
         return row
+
+
+def overrides(rules: Any, nested: Nested | None = None) -> dict[str, Any]:
+    """The fields of a rules dataclass that differ from its defaults, JSON-able (a log
+    header's ``options.rules``): a table by number of players (the role table, 城池战's
+    city table) with string keys and list rows, a tuple as a list; a field named in
+    ``nested`` (城池战's ``base`` CastleRules) by its own function."""
+    default = type(rules)()
+    out: dict[str, Any] = {}
+    for f in fields(rules):
+        v = getattr(rules, f.name)
+        if v == getattr(default, f.name):
+            continue
+        if nested and f.name in nested:
+            out[f.name] = nested[f.name](v)
+        elif isinstance(v, dict):
+            out[f.name] = {str(k): list(r) for k, r in v.items()}
+        else:
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def from_overrides(
+    cls: type[R], value: R | Mapping[str, Any] | None, what: str, nested: Nested | None = None
+) -> R:
+    """The inverse of :func:`overrides`: ``cls`` from itself, None (the defaults) or a
+    dict of overrides (from a log), checked against the field types (a ValueError names
+    ``what`` and the key)."""
+    if value is None:
+        return cls()
+    if isinstance(value, cls):
+        return value
+    default = cls()
+    kw: dict[str, Any] = {}
+    for k, v in check_overrides(cls, value, what).items():
+        if nested and k in nested:
+            v = nested[k](v)
+        elif isinstance(getattr(default, k), dict):
+            v = {int(n): tuple(r) for n, r in v.items()}
+        elif isinstance(getattr(default, k), tuple):
+            v = tuple(v)
+        kw[k] = v
+    return cls(**kw)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
 from throne_lib.games.castle.actions import Act
@@ -26,6 +25,7 @@ from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.match import CastleMatch, as_act, canonical, default_cards
 from throne_lib.games.castle.match import rules_from as castle_rules_from
 from throne_lib.games.castle.match import rules_overrides as castle_overrides
+from throne_lib.games.castle.rules import from_overrides, overrides
 from throne_lib.games.castle.state import State
 from throne_lib.games.castle.view import redeal_shared_pile
 from throne_lib.games.cities.engine import (
@@ -41,7 +41,6 @@ from throne_lib.games.cities.engine import (
 )
 from throne_lib.games.cities.rules import CitiesRules
 from throne_lib.games.cities.table import CityTable, load_city_table
-from throne_lib.kit.params import check_overrides
 from throne_lib.kit.protocol import DRAW, IllegalAction, check_seat
 
 _DEFAULT_TABLE: CityTable | None = None
@@ -296,35 +295,12 @@ CAPTURE_ZH = {
 
 def rules_overrides(rules: CitiesRules) -> dict[str, Any]:
     """The parameters that differ from the rulebook's defaults, JSON-able (for logs)."""
-    default = CitiesRules()
-    out: dict[str, Any] = {}
-    for f in fields(CitiesRules):
-        v = getattr(rules, f.name)
-        if v == getattr(default, f.name):
-            continue
-        if f.name == "base":
-            out["base"] = castle_overrides(v)
-        elif f.name == "city_table":
-            out[f.name] = {str(k): list(r) for k, r in v.items()}
-        else:
-            out[f.name] = list(v) if isinstance(v, tuple) else v
-    return out
+    return overrides(rules, {"base": castle_overrides})
 
 
 def rules_from(value: CitiesRules | Mapping[str, Any] | None) -> CitiesRules:
     """A CitiesRules from itself, None (defaults) or a dict of overrides (from a log)."""
-    if value is None or isinstance(value, CitiesRules):
-        return value or CitiesRules()
-    kw: dict[str, Any] = {}
-    for k, v in check_overrides(CitiesRules, value, "城池战 rules").items():
-        if k == "base":
-            v = castle_rules_from(v)
-        elif k == "city_table":
-            v = {int(n): tuple(r) for n, r in v.items()}
-        elif isinstance(getattr(CitiesRules(), k), tuple):
-            v = tuple(v)
-        kw[k] = v
-    return CitiesRules(**kw)
+    return from_overrides(CitiesRules, value, "城池战 rules", {"base": castle_rules_from})
 
 
 def winner_label(match: CitiesMatch) -> str:
