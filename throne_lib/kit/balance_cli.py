@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import hashlib
 import resource
 import shlex
@@ -83,6 +84,25 @@ class BalanceHooks:
     out: str = "balance.parquet"
     freeze_hint: str = "card, field, card.field"  # the panel's example freeze entry
     band_alias: str | None = None  # another name of --band (城堡之心: "--camp-band")
+
+
+def first_table(game: str) -> Callable[[], Path]:
+    """``BalanceHooks.default_cards`` for a game whose default is its first card table."""
+    return lambda: registry.get(game).card_tables[0]
+
+
+def table_parser(game: str) -> Callable[[str], Any]:
+    """The game's ``parse_table`` of a table's text, the last few tables kept by their
+    text (an adapter parses each candidate's table again for every block)."""
+
+    @functools.lru_cache(maxsize=8)
+    def parse(text: str) -> Any:
+        parse_table = registry.get(game).parse_table
+        if parse_table is None:
+            raise ValueError(f"{game} has no card table")
+        return parse_table(text)
+
+    return parse
 
 
 def hooks(name: str) -> BalanceHooks:

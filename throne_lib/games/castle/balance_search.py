@@ -31,11 +31,9 @@ this game's part of it (the registry's ``balance`` hook).
 from __future__ import annotations
 
 import argparse
-import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from throne_lib.games.castle.rules import (
@@ -52,7 +50,7 @@ from throne_lib.kit.balance import (
     RulesField,
     SeatResult,
 )
-from throne_lib.kit.balance_cli import BalanceHooks
+from throne_lib.kit.balance_cli import BalanceHooks, first_table, table_parser
 
 CARD_FIELDS: dict[str, FieldSpec] = {
     "hp": FieldSpec(+1, 1, 1, 1),
@@ -111,17 +109,7 @@ def parse_players(text: str | int | Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-@functools.lru_cache(maxsize=8)
-def _cards(text: str) -> Any:
-    from throne_lib.games.castle.cards import parse_castle_cards
-
-    return parse_castle_cards(text)
-
-
-def default_cards_path() -> Path:
-    from throne_lib.games.castle.game import GAME
-
-    return GAME.card_tables[0]
+_cards = table_parser("castle")
 
 
 class CastleBalance(CardTableAdapter):
@@ -339,7 +327,7 @@ def _rules() -> CastleRules:
 
 BALANCE = BalanceHooks(
     make=make,
-    default_cards=default_cards_path,
+    default_cards=first_table("castle"),
     rules=_rules,
     known_rules=default_rules_knobs,
     agents=("scripted", "castle_random"),

@@ -23,7 +23,6 @@ this game's part of it (the registry's ``balance`` hook).
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
@@ -36,7 +35,7 @@ from throne_lib.kit.balance import (
     RulesField,
     SeatResult,
 )
-from throne_lib.kit.balance_cli import BalanceHooks
+from throne_lib.kit.balance_cli import BalanceHooks, first_table, table_parser
 from throne_lib.kit.carddiff import Sheet
 
 PLAIN_FIELDS: dict[str, FieldSpec] = {
@@ -60,17 +59,7 @@ RULES_ZH = {"hq_hp": "总部生命", "opening_hand": "起始手牌数"}
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
-@functools.lru_cache(maxsize=8)
-def _db(text: str) -> Any:
-    from throne_lib.games.pin.cards import parse_pin_cards
-
-    return parse_pin_cards(text)
-
-
-def default_cards_path() -> Path:
-    from throne_lib.games.pin.game import GAME
-
-    return GAME.card_tables[0]
+_db = table_parser("pin")
 
 
 def load_decks(words: Sequence[str] | None = None) -> dict[str, Any]:
@@ -204,7 +193,7 @@ def _rules() -> Any:
 
 BALANCE = BalanceHooks(
     make=make,
-    default_cards=default_cards_path,
+    default_cards=first_table("pin"),
     rules=_rules,
     known_rules=default_rules_knobs,
     agents=("standard", "random"),
