@@ -175,6 +175,16 @@ class CastleMatch:
             lines.extend(log_for(self.state, seat, len(lines)))
         return observe(self.state, seat, list(lines))
 
+    def agent_observation(self, seat: int) -> dict[str, Any]:
+        """:meth:`observation` for an agent: the same facts without the 战报 (``log`` is
+        empty), the part only a reader needs. The scripted agents read this (an ISMCTS
+        rollout asks it at every action of every determinization, each with a fresh log
+        view to build); they never read the log, so their choices are the same."""
+        from throne_lib.games.castle.view import observe
+
+        seat = check_seat(seat, self.state.n, self.game)
+        return observe(self.state, seat, [])
+
     def public_view(self) -> dict[str, Any]:
         """What every seat sees, nothing private (CH-UI-4: the cover screen between
         seats, a spectator)."""

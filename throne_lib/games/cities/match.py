@@ -149,6 +149,13 @@ class CitiesMatch(CastleMatch):
         obs = super().observation(seat)  # checks the seat
         return add_city_view(self.state, obs, seat)
 
+    def agent_observation(self, seat: int) -> dict[str, Any]:
+        """:meth:`observation` for an agent (see ``CastleMatch.agent_observation``): no
+        战报, and the city part without what only a reader needs (the Chinese ability
+        texts, city names, the attack preview CW-UI-4, the pile contents)."""
+        obs = super().agent_observation(seat)  # checks the seat
+        return add_city_view(self.state, obs, seat, light=True)
+
     def public_view(self) -> dict[str, Any]:
         return add_city_view(self.state, super().public_view(), None)
 
@@ -174,39 +181,44 @@ class CitiesMatch(CastleMatch):
         return war_of(self.state).invariant_problems()
 
 
-def add_city_view(s: State, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def add_city_view(
+    s: State, obs: dict[str, Any], seat: int | None, light: bool = False
+) -> dict[str, Any]:
     """The city part of an observation and each player's piles (CW-DECK-1: counts for
     the draw piles, the discard piles face up; with shared piles every seat shows the
-    shared ones)."""
+    shared ones). ``light`` (an agent's view): without the Chinese ability texts, the
+    city names, the piles of every seat and the attack preview."""
     m = mode(s)
     w = m.war
     obs["game"] = "cities"
     cv = w.view(seat)
-    table = w.table
-    for st in cv["stacks"]:
-        for c in st:
+    if not light:
+        for st in cv["stacks"]:
+            for c in st:
+                c["defence_text"] = DEFENCE_ZH.get(c["id"], "")
+                c["capture_text"] = CAPTURE_ZH.get(c["id"], "")
+        for c in cv["empty"]:
             c["defence_text"] = DEFENCE_ZH.get(c["id"], "")
             c["capture_text"] = CAPTURE_ZH.get(c["id"], "")
-    for c in cv["empty"]:
-        c["defence_text"] = DEFENCE_ZH.get(c["id"], "")
-        c["capture_text"] = CAPTURE_ZH.get(c["id"], "")
+        cv["names"] = {c.id: c.name for c in w.table}
     cv["starting"] = list(w.starting)
-    cv["names"] = {c.id: c.name for c in table}
     cv["first_player"] = m.first
     cv["round_leader"] = round_leader(s)
     cv["max_rounds"] = m.rules.max_rounds
     obs["cities"] = cv
-    obs["piles"] = [
-        {"deck": len(draw_pile(s, q)), "discard": list(discard_pile(s, q))} for q in range(s.n)
-    ]
+    if not light:
+        obs["piles"] = [
+            {"deck": len(draw_pile(s, q)), "discard": list(discard_pile(s, q))} for q in range(s.n)
+        ]
     cv["deck_mode"] = m.rules.deck_mode
     obs["deck_size"] = len(draw_pile(s, seat)) if seat is not None else 0
     obs["discard"] = list(discard_pile(s, seat)) if seat is not None else []
     obs["discard_size"] = len(obs["discard"])
     pr = s.prompt
-    if pr is not None and seat is not None and pr.seat == seat and pr.kind in ("play", "order"):
+    mine = pr is not None and seat is not None and pr.seat == seat
+    if not light and mine and pr is not None and seat is not None and pr.kind in ("play", "order"):
         cv["preview"] = hit_preview(s, seat, pr.kind)
-    if pr is not None and seat is not None and pr.seat == seat and pr.kind in CW_PROMPTS:
+    if mine and pr is not None and pr.kind in CW_PROMPTS:
         p = obs.get("prompt") or {}
         if pr.kind in ("cw_retrieve", "cw_deploy", "cw_strike"):
             p["detail"] = {"amount": pr.data[0], "city": pr.data[1]}
