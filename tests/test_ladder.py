@@ -77,6 +77,21 @@ def test_multi_seat_specs_rotate_the_focus_seat_against_a_baseline() -> None:
         assert [f.agent_seed(q) for q in range(3)] == [b.agent_seed(q) for q in range(3)]
 
 
+def test_two_seat_rows_without_returns_score_by_the_winner_column() -> None:
+    """Throne's rows name the winner ("blue", "red" or "draw") and have no returns: the
+    pair table reads the winner against the seats' ``<name>_agent`` columns (a Throne
+    ladder failed with IndexError before)."""
+    rows = []
+    for seed, w1, w2 in ((1, "blue", "blue"), (2, "red", "blue"), (3, "draw", "red")):
+        for (a, b), w in ((("A", "B"), w1), (("B", "A"), w2)):
+            rows.append({"seed": seed, "ladder": f"pair|{a}|{b}", "winner": w,
+                         "blue_agent": a, "blue_agent_seed": 0, "red_agent": b})  # fmt: skip
+    t = pair_table(pd.DataFrame(rows)).set_index("agent")
+    # A: seed 1 won 1 lost 1, seed 2 lost 2, seed 3 a draw and a win: 2.5 of 6
+    assert t.loc["A", "score"] == pytest.approx(2.5 / 6)
+    assert t.loc["B", "score"] == pytest.approx(3.5 / 6)
+
+
 def test_focus_table_is_the_paired_difference_per_role() -> None:
     """Hand-made rows: the entrant's seat wins on seeds 1 and 2 where the baseline's lost
     on seed 1; the advantage is (1 + 0 + 0 - 0) / 3 per seat role."""

@@ -153,8 +153,14 @@ def bradley_terry(wins: np.ndarray, iters: int = 500) -> np.ndarray:
 
 
 def seat_score(df: pd.DataFrame, seat: int) -> pd.Series:
-    """1 when ``seat`` won (its return > 0), 0.5 for a 2-seat draw, else 0."""
+    """1 when ``seat`` won (its return > 0), 0.5 for a 2-seat draw, else 0. Rows without
+    returns (Throne's: ``winner`` is a side's name or ``draw``) are read by that column,
+    the seats named by their ``<name>_agent`` columns in order."""
     names = [c[: -len("_return")] for c in df.columns if c.endswith("_return")]
+    if not names:
+        sides = [c[: -len("_agent")] for c in df.columns if c.endswith("_agent")]
+        w = df["winner"]
+        return (w == sides[seat]).astype(float) + 0.5 * (w == "draw")
     r = df[f"{names[seat]}_return"]
     if len(names) == 2:
         other = df[f"{names[1 - seat]}_return"]
