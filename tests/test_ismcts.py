@@ -274,3 +274,22 @@ def test_policy_prior_expands_the_rollout_policys_choice_first() -> None:
     root = IsmctsAgent(0, game="castle", iterations=1, rollout_actions=2, policy_prior=1).search(m)
     assert list(root.children) == [ScriptedAgent(0).choose(m).text()]
     assert root.children[ScriptedAgent(0).choose(m).text()].prior == 1.0
+
+
+def test_progressive_widening_bounds_the_children_and_starts_from_the_policy() -> None:
+    """``widen``: a node visited n times expands a child only while fewer than
+    widen * sqrt(n) of its children are legal in the determinization (the rollout policy's
+    choice first), where without it a wide Throne position gives each of its children about
+    one rollout. At the root (the seat's own actions, the same in every determinization)
+    16 iterations and widen 0.5 allow 2 children: 1 < 0.5 * sqrt(n) from n = 5 on."""
+    from throne_lib.games.throne.ai.standard import StandardAgent
+
+    m = midgame("throne", 3, actions=12)
+    legal = m.legal_actions()
+    assert len(legal) > 8
+    plain = IsmctsAgent(0, game="throne", iterations=16, rollout_actions=2).search(m)
+    assert len(plain.children) == min(16, len(legal))
+    agent = IsmctsAgent(0, game="throne", iterations=16, rollout_actions=2, policy_prior=1, widen=0.5)  # fmt: skip
+    root = agent.search(m)
+    assert next(iter(root.children)) == StandardAgent(0).choose(m).text()
+    assert len(root.children) == 2 and root.visits == 16
