@@ -76,6 +76,16 @@ def speed(name: str, iterations: int, k: int, seed: int) -> dict[str, float]:
     return {"ismcts_it_s": n_is / t_is, "search_po_s": n_se / t_se, "ismcts_ms": 1000 * t_is / n_is}
 
 
+def decision_time(name: str, params: dict[str, Any], k: int, seed: int) -> tuple[float, float]:
+    """Mean and max CPU seconds per ``choose`` of ISMCTS with ``params`` on ``k`` positions."""
+    times = []
+    for i, m in enumerate(positions(name, k, seed)):
+        start = time.process_time()
+        IsmctsAgent(i, game=name, **params).choose(m)
+        times.append(time.process_time() - start)
+    return sum(times) / len(times), max(times)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", default="throne,pin,castle,cities")
@@ -88,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="results/ismcts")
     p.add_argument("--skip-speed", action="store_true")
     p.add_argument("--skip-strength", action="store_true")
+    p.add_argument(
+        "--params", default="", help="more ISMCTS parameters, e.g. policy_prior=1:widen=0.5"
+    )
+    p.add_argument("--decision-time", action="store_true",
+                   help="CPU seconds per decision at each budget (on the speed positions)")  # fmt: skip
     args = p.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
     budgets = [int(b) for b in args.budgets.split(",") if b]
@@ -103,15 +118,26 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['ismcts_it_s'] / r['search_po_s']:5.2f}  {r['ismcts_ms']:12.1f}  "
                   f"{int(1000 / r['ismcts_ms']):17d}", flush=True)  # fmt: skip
         print(f"# load average after the speed runs {os.getloadavg()}", flush=True)
+    extra = parse_entrant(f"ismcts:{args.params}").params if args.params else ()
+    if args.decision_time:
+        print("game     budget  s/decision (mean, max)", flush=True)
+        for name in games:
+            for b in budgets:
+                mean, top = decision_time(
+                    name, {"iterations": b, **dict(extra)}, args.speed_positions, args.seed
+                )
+                print(f"{name:8s} {b:6d}  {mean:.3f} {top:.3f}", flush=True)
     if args.skip_strength:
         return 0
     for name in games:
         for b in budgets:
-            entrants = [parse_entrant(BEST[name]), parse_entrant(f"ismcts:iterations={b}")]
+            spec = f"ismcts:iterations={b}" + (f":{args.params}" if args.params else "")
+            entrants = [parse_entrant(BEST[name]), parse_entrant(spec)]
             specs = ladder_specs(registry.get(name), entrants, args.seeds, SEATS[name], args.seed)
             start = time.time()
             df = run_ladder(specs, workers=args.workers, progress=False)
-            path = save_results(df, out / f"{name}_i{b}.parquet")
+            tag = "_" + args.params.replace(":", "_").replace("=", "") if args.params else ""
+            path = save_results(df, out / f"{name}_i{b}{tag}.parquet")
             print(f"\n## {name}, ismcts {b} iterations/decision: {len(df)} matches in "
                   f"{time.time() - start:.0f} s wall -> {path}", flush=True)  # fmt: skip
             print(ladder_text(df), flush=True)
