@@ -16,8 +16,8 @@ from throne_lib.kit.agents import make_agent
 #: what agent_observation leaves out: the 战报, the city texts and names (display only),
 #: every seat's piles and the attack preview (CW-UI-4's highlight)
 DROPPED_TOP = {"log", "piles"}
-DROPPED_CITY = {"names", "preview"}
-DROPPED_CITY_CARD = {"defence_text", "capture_text"}
+DROPPED_CITY = {"names", "preview", "team_cities", "victory_count", "targets"}
+DROPPED_CITY_CARD = {"defence_text", "capture_text", "name", "full", "start"}
 
 
 def strip(obs: dict[str, Any]) -> dict[str, Any]:

@@ -187,11 +187,12 @@ def add_city_view(
     """The city part of an observation and each player's piles (CW-DECK-1: counts for
     the draw piles, the discard piles face up; with shared piles every seat shows the
     shared ones). ``light`` (an agent's view): without the Chinese ability texts, the
-    city names, the piles of every seat and the attack preview."""
+    city names, the piles of every seat, the attack preview and what ``CityWar.view``
+    leaves out when light."""
     m = mode(s)
     w = m.war
     obs["game"] = "cities"
-    cv = w.view(seat)
+    cv = w.view(seat, light)
     if not light:
         for st in cv["stacks"]:
             for c in st:

@@ -179,9 +179,24 @@ class CityWar:
             rule, why = "CW-SIEGE-1", f"{self._name(city)} is not an opponent's or empty city"
         raise IllegalAction(f"attack {city}", rule, why)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, light: bool = False) -> dict[str, Any]:
         """The city part of an observation, JSON-able. Every city is face up after the
-        reveal (CW-SETUP-5), so all seats see the same except their own 弃守 bans."""
+        reveal (CW-SETUP-5), so all seats see the same except their own 弃守 bans.
+        ``light`` (an agent's view): each city's id, grain and bans, the teams and who is
+        out — the facts; without names, full grain, team counts and attack targets, which
+        the engine answers again when asked."""
+        if light:
+            banned = self.banned.get(seat, ()) if seat is not None else ()
+            return {
+                "stacks": [[{"id": c, "grain": self.grain[c]} for c in st] for st in self.stacks],
+                "empty": [
+                    {"id": c, "grain": self.grain[c], "banned": c in banned} for c in self.empty
+                ],
+                "teams": list(self.teams),
+                "out": list(self.out),
+                "result": self.result,
+                "end_rule": self.end_rule,
+            }
 
         def card(c: str, owner: int) -> dict[str, Any]:
             full = self.full_grain(owner, c) if owner >= 0 else self.rules.city_grain
