@@ -5,12 +5,15 @@ it, then both 确定手牌, R-OPEN-2; three barracks each on highlighted cells, 
 then each turn a summon from a barracks onto a highlighted cell (R-BARRACKS-5) and
 结束回合. Each page shows its own seat (data-seat), the other's moves arrive without a
 reload, both pages end on the same step with complementary results, and the export
-replays with ``throne replay --check``.
+replays with ``throne replay --check``. No page receives (websocket frames: widget
+states and canvas commands) the name or id of a card the other seat held that never
+became public and that its own deck does not hold.
 Screenshots: playtest_throne_seat0.png, playtest_throne_seat1.png in tests/artifacts/."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -23,7 +26,7 @@ from throne_lib.cli import main
 from throne_lib.games.throne.rules import DEFAULT_RULES
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
 from throne_lib.kit.playtest import manage
-from throne_lib.kit.playtest.session import PlaytestSession
+from throne_lib.kit.playtest.session import PlaytestSession, new_match_of
 from throne_lib.kit.playtest.store import SqliteStore
 
 pytestmark = pytest.mark.browser
@@ -58,6 +61,16 @@ class Seat:
         self.seat = seat
         self.replaced = self.summoned = 0
         self.barracks: list[str] = []  # where this seat founded its barracks
+        self.frames: list[str] = []  # every websocket frame the page received
+        self.page.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framereceived",
+                lambda data: self.frames.append(
+                    data if isinstance(data, str) else data.decode("utf-8", "replace")
+                ),
+            ),
+        )
         self.page.goto(url, wait_until="commit", timeout=RENDER_TIMEOUT_MS)
 
     def state(self) -> dict[str, str]:
@@ -168,6 +181,10 @@ def test_two_people_play_a_throne_playtest_to_the_end(
         for s, seat in enumerate(seats):
             assert seat.page.evaluate(PAINTED)
             seat.page.screenshot(path=str(artifacts_dir / f"playtest_throne_seat{s}.png"))
+        for s, words in enumerate(secrets(c.playtest, st.actions(pid))):
+            assert words, "the check bites: the other seat held cards never shown"
+            text = json.dumps(seats[s].frames, ensure_ascii=False)
+            assert seats[s].frames and not [w for w in words if w in text], (s, words)
         log = manage.export(st, pid, tmp_path / "throne-playtest.jsonl")
         assert main(["replay", str(log), "--check"]) == 0
         for seat in seats:
@@ -176,3 +193,37 @@ def test_two_people_play_a_throne_playtest_to_the_end(
     finally:
         for seat in seats:
             seat.page.context.close()
+
+
+def secrets(playtest: Any, actions: list[Any]) -> list[set[str]]:
+    """For each seat: the names and ids of the cards the other seat held at some moment
+    that were never public (on the board, an offer, a graveyard, removed, played) and
+    that are not in the seat's own deck list."""
+    m = new_match_of(playtest)
+    held: list[set[str]] = [set(), set()]
+    public: set[str] = set()
+
+    def look() -> None:
+        st = m.state
+        for side in (0, 1):
+            held[side] |= set(st.sides[side].hand)
+            public.update(st.sides[side].grave, st.sides[side].removed)
+        for u in st.board:
+            if u is not None:
+                public.add(u.card)
+                public.update(u.offer)
+
+    look()
+    for a in actions:
+        act = m.parse(a.action)
+        if act.kind == "play":
+            public.add(act.card)
+        m.apply(act)
+        look()
+    out = []
+    for seat in (0, 1):
+        own = set(m.setups[seat].deck) | {m.setups[seat].general}
+        hidden = held[1 - seat] - public - own
+        names = {DB[c].name for c in hidden} - {DB[c].name for c in public | own}
+        out.append(hidden | names)
+    return out
