@@ -3,7 +3,8 @@ the two seat links of one playtest (a 1-round limit, R-END-1) on play.ipynb and 
 to the end with the mouse — the opening by clicks (blue replaces a hand card by clicking
 it, then both 确定手牌, R-OPEN-2; three barracks each on highlighted cells, R-OPEN-3),
 then each turn a summon from a barracks onto a highlighted cell (R-BARRACKS-5) and
-结束回合. Each page shows its own seat (data-seat), the other's moves arrive without a
+结束回合; red's page is reloaded after the opening and rejoins its seat at the current
+position. Each page shows its own seat (data-seat), the other's moves arrive without a
 reload, both pages end on the same step with complementary results, and the export
 replays with ``throne replay --check``. No page receives (websocket frames: widget
 states and canvas commands) the name or id of a card the other seat held that never
@@ -150,7 +151,17 @@ def test_two_people_play_a_throne_playtest_to_the_end(
             )
             expect(seat.page.locator(".tp-state")).to_have_count(1, timeout=RENDER_TIMEOUT_MS)
             seat.page.wait_for_function(PAINTED, timeout=STEP_TIMEOUT_MS)
+        reloaded = False
         for _ in range(120):
+            if not reloaded and st.count(pid) >= 8:  # after the opening: red reopens its link
+                seq = st.count(pid)
+                seats[1].page.reload(wait_until="commit", timeout=RENDER_TIMEOUT_MS)
+                state = seats[1].page.locator(".playtest-state")
+                expect(state).to_have_attribute("data-seat", "1", timeout=RENDER_TIMEOUT_MS)
+                assert int(state.get_attribute("data-seq") or 0) >= seq  # the current position
+                expect(seats[1].page.locator(".tp-state")).to_have_count(1)
+                seats[1].page.wait_for_function(PAINTED, timeout=STEP_TIMEOUT_MS)
+                reloaded = True
             states = [seat.state() for seat in seats]
             if all(s.get("phase") == "over" for s in states):
                 break
@@ -176,7 +187,7 @@ def test_two_people_play_a_throne_playtest_to_the_end(
         if winner is not None:
             assert "你赢了" in results[winner] and "你输了" in results[1 - winner]
         assert all("第 1 回合结束" in r for r in results)
-        assert seats[0].replaced and all(seat.summoned for seat in seats)
+        assert reloaded and seats[0].replaced and all(seat.summoned for seat in seats)
         assert {a.by for a in st.actions(pid)} == {"human"}
         for s, seat in enumerate(seats):
             assert seat.page.evaluate(PAINTED)
