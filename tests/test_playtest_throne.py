@@ -21,6 +21,7 @@ from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.rules import DEFAULT_RULES
 from throne_lib.games.throne.ui.playtest import ThronePlaytestBoard, throne_page
 from throne_lib.games.throne.ui.text import action_text, event_text
+from throne_lib.kit import registry
 from throne_lib.kit.playtest import manage
 from throne_lib.kit.playtest.page import PlaytestPage
 from throne_lib.kit.playtest.session import PlaytestSession
@@ -271,3 +272,11 @@ def test_a_throne_page_sends_nothing_that_depends_on_what_it_cannot_see(
             assert sent(b.root, b.canvas, lambda b=b: redraw(b), monkeypatch) == real
             checked[seat] += 1
     assert min(checked.values()) >= 10 and predicted >= 4
+
+
+def test_pages_name_the_seats_in_chinese(tmp_path: Path) -> None:
+    st, c = setup(tmp_path)
+    b = board(st, c, 1)
+    assert "你是座位 1（红方）" in b.page.info.value and "blue" not in b.page.info.value
+    labels = {g: registry.get(g).seat_label(0) for g in ("throne", "pin", "castle")}
+    assert labels == {"throne": "座位 0（蓝方）", "pin": "座位 0（甲）", "castle": "座位 0"}

@@ -84,6 +84,8 @@ class Game:
     # ``throne play --setups A,B`` and benchmarks/soak.py's varied setups read it
     resolve_setup: Callable[[str], Any] | None = None
     seat_names: tuple[str, ...] = ()  # e.g. ("blue", "red"); default "seat0", "seat1" …
+    # what a page calls each seat (Chinese), e.g. ("蓝方", "红方"); default: seat_names
+    seat_titles: tuple[str, ...] = ()
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     default_agent: str = "random"
     dashboards: tuple[Dashboard, ...] = ()
@@ -156,6 +158,12 @@ class Game:
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"seat{seat}"
+
+    def seat_label(self, seat: int) -> str:
+        """A seat on a page: 「座位 K（title）」, the title from ``seat_titles`` (else a
+        declared seat name); 「座位 K」 alone for a game that names no seats."""
+        titles = self.seat_titles or self.seat_names
+        return f"座位 {seat}（{titles[seat]}）" if 0 <= seat < len(titles) else f"座位 {seat}"
 
     def check_seats(self, n: int) -> None:
         lo, hi = self.seats

@@ -107,6 +107,7 @@ GAME = declare(
     default_setups=default_setups,
     resolve_setup=resolve_setup,
     seat_names=("blue", "red"),
+    seat_titles=("蓝方", "红方"),
     agents={"standard": ".ai.standard:StandardAgent", "search": ".ai.search:SearchAgent"},
     dashboards=DASHBOARDS,
     ismcts=".ismcts:HOOKS",

@@ -94,11 +94,7 @@ class PlaytestForm:
         g = registry.get(created.playtest.game)
         rows = []
         for link in manage.links(created, base="."):
-            who = (
-                "旁观"
-                if link.seat == SPECTATOR
-                else f"座位 {link.seat}（{g.seat_name(link.seat)}）"
-            )
+            who = "旁观" if link.seat == SPECTATOR else g.seat_label(link.seat)
             href = html.escape(page + "?" + link.url.split("?", 1)[1])
             rows.append(
                 f"<li>{who}：<a class='pt-link' data-seat='{link.seat}' href='{href}' target='_blank'>{href}</a></li>"

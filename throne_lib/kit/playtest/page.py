@@ -113,7 +113,7 @@ class PlaytestPage:
         if s is None:
             return
         g = registry.get(s.playtest.game)
-        who = "旁观" if s.seat == SPECTATOR else f"座位 {s.seat}（{g.seat_name(s.seat)}）"
+        who = "旁观" if s.seat == SPECTATOR else g.seat_label(s.seat)
         ai = ", ".join(str(k) for k, sp in enumerate(s.playtest.seats) if sp.kind != "human")
         self.info.value = (
             f"<div class='playtest-state' data-playtest='{html.escape(s.pid)}' data-seat='{s.seat}' "
