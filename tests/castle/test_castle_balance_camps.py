@@ -137,13 +137,18 @@ def test_role_knobs_produce_legal_role_tables_only() -> None:
         game.rules_of({"roles_7": 4})
     # a match under roles_7 = 3 (城主1 敌军4 援军2 中立0) seats that row
     (out,) = game.play(PlayTask(TEXT, (("roles_7", 3),), ((7, 11),)))
-    seats = [s.group for s in out.seats]
-    assert [seats.count(f"{r}@7") for r in ("lord", "enemy", "reinforcement", "neutral")] == [
-        1,
-        4,
-        2,
-        0,
-    ]
+    seats = [s.group for s in out.seats if s.score or s.group != "neutral@7"]
+    dealt = [seats.count(f"{r}@7") for r in ("lord", "enemy", "reinforcement")]
+    assert dealt == [1, 4, 2] and len(out.seats) == 7 + 1  # seven seats, the 中立 camp's 0
+    # a camp the row deals out of the game counts as one that wins no match: a search
+    # cannot lower the imbalance by dealing a losing camp out (run C2, docs/balance.md)
+    assert [s.score for s in out.seats if s.group == "neutral@7"] == [0.0]
+    (out6,) = game.play(PlayTask(TEXT, (("roles_6", 0),), ((6, 11),)))
+    assert {s.group: s.score for s in out6.seats if s.group.startswith(("reinf", "neutral"))} == {
+        "reinforcement@6": 0.0,
+        "neutral@6": 0.0,
+    }
+    assert sum(s.group == "enemy@6" for s in out6.seats) == 5  # 城主1 敌军5 援军0 中立0
     # a role table of a seat count not played is refused, naming both
     with pytest.raises(ValueError, match="roles_7: the role table at 7 seats"):
         CastleBalance(TEXT, players=(4, 5), rules_knobs=rules_knobs(["roles_7"], CastleRules()))

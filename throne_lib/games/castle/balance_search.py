@@ -16,7 +16,9 @@ CH-SETUP-6, CH-PREP-1/2), which helps the castle camp (城主 and 援军) at eve
 and ``roles_N``, the role table's row at N seats (CH-ROLE-4's Reading), for each N played
 that has more than one row CH-ROLE-3 allows: an index into :func:`legal_role_rows` (the
 castle camp's weakest row first), so every value is a legal table. Rows that seat no 援军
-or no 中立 are among them: such a role then has no rate at that count (``-``).
+or no 中立 are among them: a role that a row deals no seat of counts as a camp that wins
+no match (one seat scoring 0 in each match), so a search cannot lower the imbalance by
+dealing a losing camp out of the game (run C2 of docs/balance.md did, before this).
 
 Every card reaches every match (one shared box, CH-DECK-1), so every candidate replays
 every match; common random numbers still hold (same seeds for all candidates).
@@ -153,6 +155,7 @@ class CastleBalance(CardTableAdapter):
         self.heroes = [c.id for c in db.cards.values() if c.kind == "hero"]
         self.names = {c.id: c.name for c in db.cards.values()}
         self.camps: list[str] = []
+        self.roles_at: dict[int, list[str]] = {}
         for n in self.players:
             rows = [rules.roles_for(n)]
             if role_knob(n) in knobs:
@@ -162,6 +165,7 @@ class CastleBalance(CardTableAdapter):
                 if any(row[i] > 0 for row in rows):
                     key = camp_group(n, role)
                     self.camps.append(key)
+                    self.roles_at.setdefault(n, []).append(role)
                     self.names[key] = f"{n}人·{ROLE_ZH[role]}"
         for name in knobs:
             if name in RULES_ZH:
@@ -247,6 +251,10 @@ class CastleBalance(CardTableAdapter):
             seats.append(SeatResult(camp_group(players, p.role), False, score))
             if self.hero_groups:
                 seats.append(SeatResult(p.hero, False, score))
+        dealt = {p.role for p in m.state.players}
+        for role in self.roles_at.get(players, ()):
+            if role not in dealt:  # a camp dealt out of the game wins no match
+                seats.append(SeatResult(camp_group(players, role), False, 0.0))
         return Outcome(tuple(seats), float(m.state.round))
 
 
