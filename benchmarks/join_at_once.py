@@ -1,0 +1,240 @@
+"""Five people open their seat links of one playtest in the same second (issue 37, item 5).
+
+    nice .venv/bin/python benchmarks/join_at_once.py [--rounds 4] [--seats 5] [--game castle]
+        [--label after] [--ipc]
+
+Serves ``notebooks/`` the way ``python3 dev.py serve`` does (tree mode, ``voila.json`` from
+the repository root, the ``throne`` template), with the playtest store in a temporary
+folder. It waits until every preheated kernel of ``voila.json``'s pools has built its
+page (the ``[throne] page built, waiting for a visitor`` lines of
+``throne_lib.ui.demo.wait_for_visitor`` in the server log), then, each round: creates a
+playtest of ``--game`` with ``--seats`` seats, all human (seed = the round), and opens
+the seat links in as many fresh Chromium contexts at the same moment (asyncio, one
+browser). Time to interactive, per page: from that moment until the page shows its seat
+(``.playtest-state[data-seat=K]``) and the game's status line — widgets drawn from the
+kernel's state, so the kernel connection is up and a click reaches it. Also recorded:
+when the page's HTML was complete (the kernel had run the notebook), how many pages got a
+preheated kernel (the server log's ``Using pre-heated kernel`` lines), the load average
+before and after. Between rounds the pages stop their kernels (as a closed tab does) and
+the pools refill before the next round.
+
+Prints one line per round and a summary; appends one JSON line per page to
+``results/join_at_once/<label>.jsonl`` (the command, the round, seat, seconds, load).
+Asserts nothing: the figures depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+BUILT = "[throne] page built, waiting for a visitor"
+TAKEN = "Using pre-heated kernel"
+STATUS = {"castle": ".castle-status", "cities": ".castle-status", "pin": ".pin-status"}
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+
+
+def load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def pool_sizes(config: Path = ROOT / "voila.json") -> dict[str, int]:
+    """Kernels ``voila.json`` keeps preheated per notebook of ``notebooks/`` (tree mode:
+    every notebook gets a pool, of the ``default`` size unless named)."""
+    cfg = json.loads(config.read_text(encoding="utf-8"))
+    if not cfg.get("VoilaConfiguration", {}).get("preheat_kernel"):
+        return {}
+    pools = cfg.get("VoilaKernelManager", {}).get("kernel_pools_config", {})
+    default = int(pools.get("default", {}).get("pool_size", 0))
+    sizes = {nb.name: int(pools.get(nb.name, {}).get("pool_size", default)) for nb in
+             sorted(NOTEBOOKS.glob("*.ipynb"))}  # fmt: skip
+    return {k: v for k, v in sizes.items() if v > 0}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``voila notebooks/`` as ``dev.py serve`` starts it; the log in tests/artifacts/."""
+
+    def __init__(self, store: Path, label: str, ipc: bool) -> None:
+        self.port = free_port()
+        bin_dir = Path(sys.executable).parent
+        env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+        env["JUPYTER_PATH"] = str(ROOT / "share" / "jupyter")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env["THRONE_PLAYTESTS"] = str(store)  # the kernels inherit it
+        artifacts = ROOT / "tests" / "artifacts"
+        artifacts.mkdir(exist_ok=True)
+        self.log_path = artifacts / f"join_at_once-{label}-{self.port}.log"
+        self._log = self.log_path.open("wb")
+        extra = ["--KernelManager.transport=ipc"] if ipc else []
+        self.proc = subprocess.Popen(
+            [str(bin_dir / "voila"), str(NOTEBOOKS), "--no-browser", f"--port={self.port}",
+             "--Voila.ip=127.0.0.1", *extra],
+            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def count(self, text: str) -> int:
+        self._log.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace").count(text)
+
+    def waiting(self) -> int:
+        """Preheated kernels whose page is built and not yet handed out."""
+        return self.count(BUILT) - self.count(TAKEN)
+
+    def wait_warm(self, kernels: int, timeout: float = 600.0) -> float:
+        t0 = time.monotonic()
+        while self.waiting() < kernels:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Voilà exited: see {self.log_path}")
+            if time.monotonic() - t0 > timeout:
+                raise RuntimeError(
+                    f"{self.waiting()} of {kernels} pool kernels ready after {timeout:.0f} s"
+                )
+            time.sleep(0.5)
+        return time.monotonic() - t0
+
+    def stop(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self._log.close()
+
+
+async def open_seat(browser: Any, url: str, seat: int, status: str, t0: float) -> dict[str, Any]:
+    context = await browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = await context.new_page()
+    await page.goto(url, wait_until="commit", timeout=300_000)
+    await page.locator(f".playtest-state[data-seat='{seat}']").wait_for(timeout=300_000)
+    await page.locator(status).first.wait_for(timeout=300_000)
+    tti = time.perf_counter() - t0
+    html = await page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd")
+    return {"seat": seat, "interactive_s": round(tti, 3), "html_s": round(html / 1000, 3),
+            "context": context, "page": page}  # fmt: skip
+
+
+async def close_seat(result: dict[str, Any]) -> None:
+    page = result.pop("page")
+    context = result.pop("context")
+    try:  # the page helpers' kernel stop (as on pagehide), then the tab closes
+        await page.evaluate("window.__tpStopKernel && window.__tpStopKernel()")
+        await page.wait_for_timeout(300)
+    finally:
+        await context.close()
+
+
+async def rounds(args: argparse.Namespace, server: Server, store: Path, warm: int) -> list[dict]:
+    from playwright.async_api import async_playwright
+
+    from throne_lib.kit.playtest import manage
+    from throne_lib.kit.playtest.store import SqliteStore
+
+    st = SqliteStore(store)
+    rows: list[dict[str, Any]] = []
+    base = f"http://127.0.0.1:{server.port}/voila/render/{args.game}.ipynb?"
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path="/usr/bin/chromium",
+                                           args=CHROMIUM_ARGS)  # fmt: skip
+        for r in range(1, args.rounds + 1):
+            ready = server.wait_warm(warm)
+            if args.settle:
+                time.sleep(args.settle)
+            c = manage.create(st, args.game, args.seats, args.seats, think=0.5, seed=r)
+            links = [
+                base + urlencode({"playtest": c.playtest.id, "seat": s, "token": c.tokens[s]})
+                for s in range(args.seats)
+            ]
+            taken0 = server.count(TAKEN)
+            before = load()
+            t0 = time.perf_counter()
+            got = await asyncio.gather(
+                *(open_seat(browser, u, s, STATUS[args.game], t0) for s, u in enumerate(links))
+            )
+            after = load()
+            preheated = server.count(TAKEN) - taken0
+            await asyncio.gather(*(close_seat(g) for g in got))
+            times = [g["interactive_s"] for g in got]
+            print(
+                f"round {r}: interactive " + " ".join(f"{t:5.2f}" for t in times)
+                + f" s (max {max(times):.2f}); HTML complete "
+                + " ".join(f"{g['html_s']:.2f}" for g in got)
+                + f" s; {preheated}/{args.seats} preheated; load {before[0]:.2f} -> {after[0]:.2f}"
+                + f" (pools warm after {ready:.0f} s)",
+                flush=True,
+            )  # fmt: skip
+            for g in got:
+                rows.append({"round": r, **g, "preheated_pages": preheated,
+                             "load_before": before, "load_after": after})  # fmt: skip
+        await browser.close()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--seats", type=int, default=5)
+    parser.add_argument("--game", default="castle", choices=sorted(STATUS))
+    parser.add_argument("--label", default="run", help="results/join_at_once/LABEL.jsonl")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=5.0,
+        help="seconds to wait after the pools are warm (the refill's tail)",
+    )
+    parser.add_argument(
+        "--ipc",
+        action="store_true",
+        help="kernels on Unix sockets, as the browser tests start them",
+    )
+    args = parser.parse_args()  # fmt: skip
+    pools = pool_sizes()
+    warm = sum(pools.values())
+    print(f"load {load()} on {os.cpu_count()} cores; voila.json pools: {pools or 'none'}")
+    out = ROOT / "results" / "join_at_once" / f"{args.label}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    command = " ".join(["benchmarks/join_at_once.py", *sys.argv[1:]])
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp), args.label, args.ipc)
+        try:
+            rows = asyncio.run(rounds(args, server, Path(tmp), warm))
+        finally:
+            server.stop()
+    with out.open("a", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps({"command": command, "pools": pools, **row}) + "\n")
+    times = sorted(r["interactive_s"] for r in rows)
+    within = sum(t <= 5.0 for t in times)
+    print(
+        f"{len(times)} pages: median {statistics.median(times):.2f} s, "
+        f"max {times[-1]:.2f} s, {within}/{len(times)} within 5 s; load now {load()}; "
+        f"rows appended to {out.relative_to(ROOT)}"
+    )
+
+
+if __name__ == "__main__":
+    main()
