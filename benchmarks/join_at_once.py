@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import socket
 import statistics
@@ -55,13 +56,18 @@ def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def pool_sizes(config: Path = ROOT / "voila.json") -> dict[str, int]:
-    """Kernels ``voila.json`` keeps preheated per notebook of ``notebooks/`` (tree mode:
-    every notebook gets a pool, of the ``default`` size unless named)."""
-    cfg = json.loads(config.read_text(encoding="utf-8"))
+def voila_pools() -> dict[str, Any]:
+    """``voila.json``'s ``kernel_pools_config`` ({} when kernels are not preheated)."""
+    cfg = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     if not cfg.get("VoilaConfiguration", {}).get("preheat_kernel"):
         return {}
-    pools = cfg.get("VoilaKernelManager", {}).get("kernel_pools_config", {})
+    pools: dict[str, Any] = cfg.get("VoilaKernelManager", {}).get("kernel_pools_config", {})
+    return pools
+
+
+def pool_sizes(pools: dict[str, Any]) -> dict[str, int]:
+    """Kernels kept preheated per notebook of ``notebooks/`` (tree mode: every notebook
+    gets a pool, of the ``default`` size unless named)."""
     default = int(pools.get("default", {}).get("pool_size", 0))
     sizes = {nb.name: int(pools.get(nb.name, {}).get("pool_size", default)) for nb in
              sorted(NOTEBOOKS.glob("*.ipynb"))}  # fmt: skip
@@ -77,7 +83,9 @@ def free_port() -> int:
 class Server:
     """``voila notebooks/`` as ``dev.py serve`` starts it; the log in tests/artifacts/."""
 
-    def __init__(self, store: Path, label: str, ipc: bool) -> None:
+    def __init__(
+        self, store: Path, label: str, ipc: bool, pools: dict[str, Any], fill_delay: float | None
+    ) -> None:
         self.port = free_port()
         bin_dir = Path(sys.executable).parent
         env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
@@ -89,6 +97,10 @@ class Server:
         self.log_path = artifacts / f"join_at_once-{label}-{self.port}.log"
         self._log = self.log_path.open("wb")
         extra = ["--KernelManager.transport=ipc"] if ipc else []
+        # the pools on the command line (it replaces voila.json's whole dict)
+        extra.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
+        if fill_delay is not None:
+            extra.append(f"--VoilaKernelManager.fill_delay={fill_delay}")
         self.proc = subprocess.Popen(
             [str(bin_dir / "voila"), str(NOTEBOOKS), "--no-browser", f"--port={self.port}",
              "--Voila.ip=127.0.0.1", *extra],
@@ -116,6 +128,21 @@ class Server:
             time.sleep(0.5)
         return time.monotonic() - t0
 
+    def kernels_memory(self) -> list[float]:
+        """Proportional set size (MB) of each of the server's kernels (its children)."""
+        sizes = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                if int(stat.read_text().rpartition(")")[2].split()[1]) != self.proc.pid:
+                    continue
+                rollup = (stat.parent / "smaps_rollup").read_text()
+            except (OSError, IndexError, ValueError):
+                continue
+            pss = re.search(r"^Pss:\s+(\d+) kB", rollup, re.M)
+            if pss and "ipykernel" in (stat.parent / "cmdline").read_text(errors="replace"):
+                sizes.append(int(pss.group(1)) / 1024)
+        return sorted(sizes)
+
     def stop(self) -> None:
         os.killpg(self.proc.pid, signal.SIGTERM)
         try:
@@ -133,9 +160,12 @@ async def open_seat(browser: Any, url: str, seat: int, status: str, t0: float) -
     await page.locator(f".playtest-state[data-seat='{seat}']").wait_for(timeout=300_000)
     await page.locator(status).first.wait_for(timeout=300_000)
     tti = time.perf_counter() - t0
-    html = await page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd")
-    return {"seat": seat, "interactive_s": round(tti, 3), "html_s": round(html / 1000, 3),
-            "context": context, "page": page}  # fmt: skip
+    nav = await page.evaluate(
+        "(() => { const n = performance.getEntriesByType('navigation')[0];"
+        " return [n.responseEnd, n.loadEventEnd]; })()"
+    )
+    return {"seat": seat, "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
+            "loaded_s": round(nav[1] / 1000, 3), "context": context, "page": page}  # fmt: skip
 
 
 async def close_seat(result: dict[str, Any]) -> None:
@@ -148,48 +178,90 @@ async def close_seat(result: dict[str, Any]) -> None:
         await context.close()
 
 
-async def rounds(args: argparse.Namespace, server: Server, store: Path, warm: int) -> list[dict]:
+async def one_round(
+    args: argparse.Namespace, browser: Any, server: Server, st: Any, r: int, name: str
+) -> list[dict[str, Any]]:
+    """Open the seat links of a new playtest at once; one row per page."""
+    from throne_lib.kit.playtest import manage
+
+    base = f"http://127.0.0.1:{server.port}/voila/render/{args.game}.ipynb?"
+    c = manage.create(st, args.game, args.players, args.players, think=0.5, seed=r)
+    links = [
+        base + urlencode({"playtest": c.playtest.id, "seat": s, "token": c.tokens[s]})
+        for s in range(args.seats)
+    ]
+    taken0 = server.count(TAKEN)
+    before = load()
+    t0 = time.perf_counter()
+    got = await asyncio.gather(
+        *(open_seat(browser, u, s, STATUS[args.game], t0) for s, u in enumerate(links))
+    )
+    after = load()
+    preheated = server.count(TAKEN) - taken0
+    await asyncio.gather(*(close_seat(g) for g in got))
+    times = [g["interactive_s"] for g in got]
+    print(
+        f"round {r} {name:>9}: interactive " + " ".join(f"{t:5.2f}" for t in times)
+        + f" s (max {max(times):.2f}); HTML complete "
+        + " ".join(f"{g['html_s']:.2f}" for g in got)
+        + " s; scripts loaded "
+        + " ".join(f"{g['loaded_s']:.2f}" for g in got)
+        + f" s; {preheated}/{args.seats} preheated; load {before[0]:.2f} -> {after[0]:.2f}",
+        flush=True,
+    )  # fmt: skip
+    return [{"round": r, "config": name, **g, "preheated_pages": preheated,
+             "load_before": before, "load_after": after} for g in got]  # fmt: skip
+
+
+def configs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The pools of each configuration measured: voila.json's ("preheated"); with
+    ``--compare`` also the same without the game's pool ("cold": a kernel started per
+    visitor, as before issue 37 item 5)."""
+    pools = voila_pools()
+    out = {"preheated": pools}
+    if args.compare:
+        out["cold"] = {k: v for k, v in pools.items() if k != f"{args.game}.ipynb"}
+    return out
+
+
+async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict[str, Any]]:
     from playwright.async_api import async_playwright
 
-    from throne_lib.kit.playtest import manage
     from throne_lib.kit.playtest.store import SqliteStore
 
     st = SqliteStore(store)
     rows: list[dict[str, Any]] = []
-    base = f"http://127.0.0.1:{server.port}/voila/render/{args.game}.ipynb?"
+    named = configs(args)
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path="/usr/bin/chromium",
                                            args=CHROMIUM_ARGS)  # fmt: skip
-        for r in range(1, args.rounds + 1):
-            ready = server.wait_warm(warm)
-            if args.settle:
-                time.sleep(args.settle)
-            c = manage.create(st, args.game, args.seats, args.seats, think=0.5, seed=r)
-            links = [
-                base + urlencode({"playtest": c.playtest.id, "seat": s, "token": c.tokens[s]})
-                for s in range(args.seats)
-            ]
-            taken0 = server.count(TAKEN)
-            before = load()
-            t0 = time.perf_counter()
-            got = await asyncio.gather(
-                *(open_seat(browser, u, s, STATUS[args.game], t0) for s, u in enumerate(links))
-            )
-            after = load()
-            preheated = server.count(TAKEN) - taken0
-            await asyncio.gather(*(close_seat(g) for g in got))
-            times = [g["interactive_s"] for g in got]
-            print(
-                f"round {r}: interactive " + " ".join(f"{t:5.2f}" for t in times)
-                + f" s (max {max(times):.2f}); HTML complete "
-                + " ".join(f"{g['html_s']:.2f}" for g in got)
-                + f" s; {preheated}/{args.seats} preheated; load {before[0]:.2f} -> {after[0]:.2f}"
-                + f" (pools warm after {ready:.0f} s)",
-                flush=True,
-            )  # fmt: skip
-            for g in got:
-                rows.append({"round": r, **g, "preheated_pages": preheated,
-                             "load_before": before, "load_after": after})  # fmt: skip
+        server: Server | None = None
+        try:
+            for r in range(1, args.rounds + 1):
+                order = list(named) if r % 2 else list(reversed(named))
+                for name in order:
+                    warm = sum(pool_sizes(named[name]).values())
+                    if server is None or len(named) > 1:  # --compare: a server per round
+                        if server is not None:
+                            server.stop()
+                        server = Server(store, label, args.ipc, named[name], args.fill_delay)
+                        ready = server.wait_warm(warm)
+                        mb = server.kernels_memory()
+                        print(
+                            f"{name}: pools {pool_sizes(named[name])} warm {ready:.0f} s after "
+                            f"the server started; {len(mb)} kernels, PSS median "
+                            f"{statistics.median(mb) if mb else 0:.0f} MB, total "
+                            f"{sum(mb):.0f} MB; load {load()}",
+                            flush=True,
+                        )
+                    else:
+                        server.wait_warm(warm)
+                    if args.settle:
+                        time.sleep(args.settle)
+                    rows += await one_round(args, browser, server, st, r, name)
+        finally:
+            if server is not None:
+                server.stop()
         await browser.close()
     return rows
 
@@ -197,7 +269,8 @@ async def rounds(args: argparse.Namespace, server: Server, store: Path, warm: in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--seats", type=int, default=5)
+    parser.add_argument("--players", type=int, default=5, help="seats, all human")
+    parser.add_argument("--seats", type=int, default=5, help="seat links opened at once")
     parser.add_argument("--game", default="castle", choices=sorted(STATUS))
     parser.add_argument("--label", default="run", help="results/join_at_once/LABEL.jsonl")
     parser.add_argument(
@@ -211,29 +284,32 @@ def main() -> None:
         action="store_true",
         help="kernels on Unix sockets, as the browser tests start them",
     )
-    args = parser.parse_args()  # fmt: skip
-    pools = pool_sizes()
-    warm = sum(pools.values())
-    print(f"load {load()} on {os.cpu_count()} cores; voila.json pools: {pools or 'none'}")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="alternate rounds with and without the game's pool (a server per round)",
+    )
+    parser.add_argument("--fill-delay", type=float, default=None, help="override voila.json's")
+    args = parser.parse_args()
+    print(f"load {load()} on {os.cpu_count()} cores")
     out = ROOT / "results" / "join_at_once" / f"{args.label}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     command = " ".join(["benchmarks/join_at_once.py", *sys.argv[1:]])
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp), args.label, args.ipc)
-        try:
-            rows = asyncio.run(rounds(args, server, Path(tmp), warm))
-        finally:
-            server.stop()
+        rows = asyncio.run(rounds(args, Path(tmp), args.label))
     with out.open("a", encoding="utf-8") as f:
         for row in rows:
-            f.write(json.dumps({"command": command, "pools": pools, **row}) + "\n")
-    times = sorted(r["interactive_s"] for r in rows)
-    within = sum(t <= 5.0 for t in times)
-    print(
-        f"{len(times)} pages: median {statistics.median(times):.2f} s, "
-        f"max {times[-1]:.2f} s, {within}/{len(times)} within 5 s; load now {load()}; "
-        f"rows appended to {out.relative_to(ROOT)}"
-    )
+            f.write(json.dumps({"command": command, **row}) + "\n")
+    for name in configs(args):
+        times = sorted(r["interactive_s"] for r in rows if r["config"] == name)
+        html = sorted(r["html_s"] for r in rows if r["config"] == name)
+        within = sum(t <= 5.0 for t in times)
+        print(
+            f"{name:>9}: {len(times)} pages, interactive median {statistics.median(times):.2f} s, "
+            f"max {times[-1]:.2f} s, {within}/{len(times)} within 5 s; HTML complete median "
+            f"{statistics.median(html):.2f} s, max {html[-1]:.2f} s"
+        )
+    print(f"load now {load()}; rows appended to {out.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ Browser tests never skip: a missing Chromium or Playwright is a failure.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -41,6 +42,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 START_TIMEOUT_S = 60.0
+# Preheated kernels per notebook in the test servers: voila.json's pools, each cut to this
+# size (a tree-mode server would otherwise start every pool's kernels at once — 14 — on
+# CI's 2 cores); a test that needs a bigger pool names it (``pools=``).
+TEST_POOL_SIZE = 1
+BUILT = "[throne] page built, waiting for a visitor"  # throne_lib.kit.ui.preheat
+TAKEN = "Using pre-heated kernel"  # Voilà's log, a pool kernel handed to a page
 STACKDUMP = Path(__file__).resolve().parent / "stackdump"
 
 
@@ -49,6 +56,16 @@ def _free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def server_pools(pools: dict[str, int] | None = None) -> dict[str, dict[str, int]]:
+    """The ``kernel_pools_config`` a test server gets: ``pools`` (notebook -> size, every
+    other notebook none) or voila.json's, each at most :data:`TEST_POOL_SIZE`."""
+    if pools is not None:
+        return {"default": {"pool_size": 0}} | {k: {"pool_size": v} for k, v in pools.items()}
+    cfg = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
+    own: dict[str, dict[str, int]] = cfg["VoilaKernelManager"]["kernel_pools_config"]
+    return {k: {"pool_size": min(v.get("pool_size", 0), TEST_POOL_SIZE)} for k, v in own.items()}
 
 
 def _answers_http(url: str) -> bool:
@@ -65,11 +82,16 @@ def _answers_http(url: str) -> bool:
 
 class _VoilaServer:
     def __init__(
-        self, notebook: str, bin_dir: Path = VENV_BIN, show_tracebacks: bool = True
+        self,
+        notebook: str,
+        bin_dir: Path = VENV_BIN,
+        show_tracebacks: bool = True,
+        pools: dict[str, int] | None = None,
     ) -> None:
         """Serve ``notebook`` (a file, or a folder for Voilà's tree mode) with the
         ``voila`` of ``bin_dir``; ``show_tracebacks=False`` keeps the public-demo
-        setting of voila.json."""
+        setting of voila.json; ``pools``: preheated kernels per notebook (see
+        :func:`server_pools`)."""
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -100,6 +122,8 @@ class _VoilaServer:
                 # Kernel sockets as files named by the kernel's id, not TCP ports picked
                 # by bind-and-close while other test servers start kernels (docs/ui.md).
                 "--KernelManager.transport=ipc",
+                # the whole dict (traitlets warns that a dict literal is deprecated)
+                f"--VoilaKernelManager.kernel_pools_config={json.dumps(server_pools(pools))}",
             ],
             cwd=ROOT,  # voila.json at the repository root is read from here
             env=env,
@@ -120,6 +144,23 @@ class _VoilaServer:
             time.sleep(0.25)
         self.stop()
         pytest.fail(f"Voilà did not answer on {self.url} in {START_TIMEOUT_S}s:\n{self.log_tail()}")
+
+    def log_count(self, text: str) -> int:
+        """How often ``text`` is in the server's log so far."""
+        self._log.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace").count(text)
+
+    def wait_preheated(self, kernels: int, timeout: float = 300.0) -> None:
+        """Until ``kernels`` preheated kernels have built their page and wait for a
+        visitor (``wait_for_visitor`` logs each; Voilà logs each handed out)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            waiting = self.log_count(BUILT) - self.log_count(TAKEN)
+            if waiting >= kernels:
+                return
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{waiting} of {kernels} preheated kernels ready:\n{self.log_tail()}")
+            time.sleep(0.5)
 
     def log_tail(self, lines: int = 40) -> str:
         self._log.flush()

@@ -8,16 +8,14 @@ Each dashboard's first cell calls :func:`install_error_panel`. Voilà's own
 
 from __future__ import annotations
 
-import asyncio
 import html
-import json
 import logging
-import os
 import sys
-import threading
 import traceback
 from types import TracebackType
 from typing import Any
+
+from throne_lib.kit.ui.preheat import wait_for_visitor as wait_for_visitor  # the notebooks' name
 
 LOG = logging.getLogger("throne.demo")
 
@@ -198,58 +196,6 @@ def install_error_panel() -> None:
         return
     ip.set_custom_exc((Exception,), _handler)
     display(HTML(PAGE_HELPERS))
-
-
-def wait_for_visitor() -> None:
-    """Pause a preheated kernel until a page claims it (a no-op anywhere else).
-
-    ``voila.json`` keeps one kernel of the play page heated: Voilà starts it and runs the
-    notebook before anyone asks, so a visitor skips the kernel start and the imports.
-    The notebook builds its page, then calls this; what it must read when the page is
-    opened (the last settings, the card table) it checks again after. While it waits
-    the kernel is busy, and the idle culler (``cull_busy`` off) leaves it alone: a pool
-    kernel culled while idle would be handed to the next visitor dead.
-
-    This speaks Voilà's protocol (``voila.utils.wait_for_request``: a websocket to
-    ``voila/query/<kernel id>`` that receives the request's environment) without
-    importing ``voila.utils``: that module imports jupyter_server and jupyterlab_server,
-    2.5 s on the loaded 2-core machine, and the first visitor after a server start,
-    who arrives while the pool kernel is still heating, waited for it (8.5 s from the
-    notebook's imports to the visitor, 0.02 s with this).
-    """
-    if os.environ.get("VOILA_PREHEAT", "False") == "False":
-        return  # JupyterLab, nbval, a plain or non-pooled Voilà kernel
-    kernel_id = os.environ.get("VOILA_KERNEL_ID", "")
-    protocol = os.environ.get("VOILA_WS_PROTOCOL", "ws")
-    host = os.environ.get("VOILA_APP_IP", "127.0.0.1")
-    port = os.environ.get("VOILA_APP_PORT", "8866")
-    base = os.environ.get("VOILA_WS_BASE_URL", os.environ.get("VOILA_SERVER_URL", "/"))
-    url = f"{protocol}://{host}:{port}{base}voila/query/{kernel_id}"
-    received: list[str] = []
-    # The server log says when a pool kernel is ready (Voilà's "pool is filled" comes
-    # when the kernel starts, before its notebook ran): benchmarks and tests wait for it.
-    if sys.__stderr__ is not None:
-        sys.__stderr__.write(f"[throne] page built, waiting for a visitor: kernel {kernel_id}\n")
-        sys.__stderr__.flush()
-
-    async def receive() -> None:
-        import websockets  # Voilà's own dependency
-
-        try:
-            async with websockets.connect(url, open_timeout=5) as ws:
-                message = await ws.recv()
-        except (OSError, TimeoutError, websockets.WebSocketException) as error:
-            LOG.warning("no request info from %s: %r", url, error)
-            return
-        received.append(message if isinstance(message, str) else message.decode())
-
-    # The kernel's own loop is running this cell: the wait gets a loop of its own.
-    thread = threading.Thread(target=lambda: asyncio.run(receive()), name="wait-for-visitor")
-    thread.start()
-    thread.join()
-    if received:
-        for key, value in json.loads(received[0]).items():
-            os.environ[str(key)] = str(value)
 
 
 def install_page(notebook: str) -> None:

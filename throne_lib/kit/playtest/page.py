@@ -1,8 +1,10 @@
 """The kit's part of a playtest page (any game): read the link, join, poll, notes.
 
 A seat link is the game's dashboard with ``?playtest=ID&seat=K&token=…``. Voilà gives
-a kernel the page's query string as ``$QUERY_STRING`` (a preheated kernel receives it in
-:func:`throne_lib.ui.demo.wait_for_visitor`); :func:`link_params` reads it. A
+a kernel the page's query string as ``$QUERY_STRING``; a preheated kernel (a pool of
+``voila.json``, run before anyone asked) receives it only when a visitor takes it, in
+:func:`~throne_lib.kit.ui.preheat.wait_for_visitor`, which :func:`link_params` calls
+before it reads the link: a pool kernel reads no seat's link but its own visitor's. A
 :class:`PlaytestPage` joins the playtest (:class:`~.session.PlaytestSession`), shows the
 bar above the board — which playtest, which seat, the note box (「这里不公平」) and any
 error — and polls the store from an asyncio task on the kernel's loop every
@@ -31,13 +33,17 @@ from throne_lib.kit import registry
 from throne_lib.kit.playtest.session import PlaytestError, PlaytestSession, has_public_view
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore, StoreError, open_store
 from throne_lib.kit.ui.ai import event_loop
+from throne_lib.kit.ui.preheat import wait_for_visitor
 
 POLL = 0.1  # seconds between two looks at the store (sync within 0.5 s, see docs)
 
 
 def link_params(query: str | None = None) -> dict[str, str] | None:
     """``playtest``/``token``/``seat`` of the page's link (``$QUERY_STRING`` by default);
-    None when the page was not opened from a playtest link."""
+    None when the page was not opened from a playtest link. In a preheated kernel it
+    first waits for the page's visitor (a no-op anywhere else, and once it came)."""
+    if query is None:
+        wait_for_visitor()
     q = os.environ.get("QUERY_STRING", "") if query is None else query
     params = {k: v[0] for k, v in parse_qs(q.lstrip("?"), keep_blank_values=True).items()}
     if "playtest" not in params:
