@@ -52,7 +52,8 @@ def test_three_people_play_a_castle_playtest_to_the_end(
     st = SqliteStore(tmp_path)
     c = manage.create(st, "castle", 5, 3, think=0.0, seed=2, options={"rules": {"max_rounds": 1}})
     pid = c.playtest.id
-    server = voila_server("notebooks")
+    # a preheated kernel for each seat page (and none for the other dashboards)
+    server = voila_server("notebooks", pools={"castle.ipynb": 3})
     server.wait_ready()
     url = server.url + "voila/render/castle.ipynb?"
     frames: list[list[tuple[float, str]]] = [[], [], []]

@@ -95,7 +95,8 @@ def test_two_people_play_a_pin_playtest_to_the_end(
     rules = {"rules": {"round_limit": 1}}
     c = manage.create(st, "pin", 2, 2, think=0.0, seed=2, options=rules)
     pid = c.playtest.id
-    server = voila_server("notebooks")
+    # a preheated kernel for each seat page (and none for the other dashboards)
+    server = voila_server("notebooks", pools={"pin.ipynb": 2})
     server.wait_ready()
     url = server.url + "voila/render/pin.ipynb?"
     seats = [
