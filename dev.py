@@ -208,6 +208,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"--Voila.ip={args.ip}",
         "--no-browser",
     ]
+    if os.name == "posix":
+        # voila.json keeps 14 kernels preheated, all started at once: over TCP each picks
+        # five free ports (bind, close) that another process may take before the kernel
+        # binds them ("Address already in use": a dead kernel in a pool, handed to a
+        # visitor). Unix sockets are files named by the kernel's id (docs/ui.md).
+        cmd.append("--KernelManager.transport=ipc")
     sys.stdout.flush()
     os.chdir(ROOT)  # voila.json at the root is read from the working directory
     os.execve(voila, cmd, venv_env())

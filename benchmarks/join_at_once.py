@@ -1,7 +1,7 @@
 """Five people open their seat links of one playtest in the same second (issue 37, item 5).
 
     nice .venv/bin/python benchmarks/join_at_once.py [--rounds 4] [--seats 5] [--game castle]
-        [--label after] [--ipc]
+        [--label after] [--compare] [--fill-delay S]
 
 Serves ``notebooks/`` the way ``python3 dev.py serve`` does (tree mode, ``voila.json`` from
 the repository root, the ``throne`` template), with the playtest store in a temporary
@@ -16,7 +16,11 @@ kernel's state, so the kernel connection is up and a click reaches it. Also reco
 when the page's HTML was complete (the kernel had run the notebook), how many pages got a
 preheated kernel (the server log's ``Using pre-heated kernel`` lines), the load average
 before and after. Between rounds the pages stop their kernels (as a closed tab does) and
-the pools refill before the next round.
+the pools refill before the next round. ``--compare`` alternates, round by round, with a
+server without the game's pool (each page starts its kernel, as before the pools);
+``--fill-delay S`` adds a server whose pools refill S s after a page takes a kernel.
+With several configurations each round starts a server per configuration, in an order
+that alternates from round to round.
 
 Prints one line per round and a summary; appends one JSON line per page to
 ``results/join_at_once/<label>.jsonl`` (the command, the round, seat, seconds, load).
@@ -84,7 +88,7 @@ class Server:
     """``voila notebooks/`` as ``dev.py serve`` starts it; the log in tests/artifacts/."""
 
     def __init__(
-        self, store: Path, label: str, ipc: bool, pools: dict[str, Any], fill_delay: float | None
+        self, store: Path, label: str, pools: dict[str, Any], fill_delay: float | None
     ) -> None:
         self.port = free_port()
         bin_dir = Path(sys.executable).parent
@@ -96,7 +100,8 @@ class Server:
         artifacts.mkdir(exist_ok=True)
         self.log_path = artifacts / f"join_at_once-{label}-{self.port}.log"
         self._log = self.log_path.open("wb")
-        extra = ["--KernelManager.transport=ipc"] if ipc else []
+        # as dev.py serve: kernel sockets as files where there are Unix sockets
+        extra = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
         # the pools on the command line (it replaces voila.json's whole dict)
         extra.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
         if fill_delay is not None:
@@ -213,14 +218,17 @@ async def one_round(
              "load_before": before, "load_after": after} for g in got]  # fmt: skip
 
 
-def configs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """The pools of each configuration measured: voila.json's ("preheated"); with
-    ``--compare`` also the same without the game's pool ("cold": a kernel started per
-    visitor, as before issue 37 item 5)."""
+def configs(args: argparse.Namespace) -> dict[str, tuple[dict[str, Any], float | None]]:
+    """The pools and refill delay of each configuration measured: voila.json's
+    ("preheated"); with ``--compare`` also the same without the game's pool ("cold": a
+    kernel started per visitor, as before issue 37 item 5); with ``--fill-delay S`` also
+    voila.json's pools refilled S seconds after a page takes a kernel ("refill-S")."""
     pools = voila_pools()
-    out = {"preheated": pools}
+    out: dict[str, tuple[dict[str, Any], float | None]] = {"preheated": (pools, None)}
     if args.compare:
-        out["cold"] = {k: v for k, v in pools.items() if k != f"{args.game}.ipynb"}
+        out["cold"] = ({k: v for k, v in pools.items() if k != f"{args.game}.ipynb"}, None)
+    for delay in args.fill_delay:
+        out[f"refill-{delay:g}s"] = (pools, delay)
     return out
 
 
@@ -240,15 +248,16 @@ async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict
             for r in range(1, args.rounds + 1):
                 order = list(named) if r % 2 else list(reversed(named))
                 for name in order:
-                    warm = sum(pool_sizes(named[name]).values())
-                    if server is None or len(named) > 1:  # --compare: a server per round
+                    pools, delay = named[name]
+                    warm = sum(pool_sizes(pools).values())
+                    if server is None or len(named) > 1:  # several: a server per round
                         if server is not None:
                             server.stop()
-                        server = Server(store, label, args.ipc, named[name], args.fill_delay)
+                        server = Server(store, label, pools, delay)
                         ready = server.wait_warm(warm)
                         mb = server.kernels_memory()
                         print(
-                            f"{name}: pools {pool_sizes(named[name])} warm {ready:.0f} s after "
+                            f"{name}: pools {pool_sizes(pools)} warm {ready:.0f} s after "
                             f"the server started; {len(mb)} kernels, PSS median "
                             f"{statistics.median(mb) if mb else 0:.0f} MB, total "
                             f"{sum(mb):.0f} MB; load {load()}",
@@ -280,16 +289,17 @@ def main() -> None:
         help="seconds to wait after the pools are warm (the refill's tail)",
     )
     parser.add_argument(
-        "--ipc",
-        action="store_true",
-        help="kernels on Unix sockets, as the browser tests start them",
-    )
-    parser.add_argument(
         "--compare",
         action="store_true",
         help="alternate rounds with and without the game's pool (a server per round)",
     )
-    parser.add_argument("--fill-delay", type=float, default=None, help="override voila.json's")
+    parser.add_argument(
+        "--fill-delay",
+        type=float,
+        action="append",
+        default=[],
+        help="also measure voila.json's pools with this refill delay (repeatable)",
+    )
     args = parser.parse_args()
     print(f"load {load()} on {os.cpu_count()} cores")
     out = ROOT / "results" / "join_at_once" / f"{args.label}.jsonl"
