@@ -189,12 +189,14 @@ def pooled_notebooks() -> list[str]:
 
 
 def test_the_seat_pages_are_preheated_for_a_playtest() -> None:
-    """Five people of a 城堡之心 or 城池战 playtest, two of a PIN duel, find a kernel each."""
+    """Five people of a 城堡之心 or 城池战 playtest, two of a PIN or Throne duel, find a
+    kernel each."""
     cfg = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     pools = cfg["VoilaKernelManager"]["kernel_pools_config"]
     assert pools["castle.ipynb"]["pool_size"] >= 5
     assert pools["cities.ipynb"]["pool_size"] >= 5
     assert pools["pin.ipynb"]["pool_size"] >= 2
+    assert pools["play.ipynb"]["pool_size"] >= 2
 
 
 @pytest.mark.parametrize("notebook", pooled_notebooks())
@@ -206,4 +208,4 @@ def test_a_pooled_notebook_waits_for_its_visitor(notebook: str) -> None:
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "wait_for_visitor()" in code
     before = code[: code.index("wait_for_visitor()")]
-    assert not re.search(r"\b(seat_page|castle_page|pin_page|cities_page)\(", before)
+    assert not re.search(r"\b(seat_page|castle_page|pin_page|cities_page|throne_page)\(", before)

@@ -44,7 +44,8 @@ def test_two_people_play_a_cities_playtest_to_the_end(
     st = SqliteStore(tmp_path)
     c = manage.create(st, "cities", 3, 2, think=0.0, seed=1, options={"rules": {"max_rounds": 1}})
     pid = c.playtest.id
-    server = voila_server("notebooks")
+    # a preheated kernel for each page (and none for the other dashboards)
+    server = voila_server("notebooks", pools={"cities.ipynb": 3})
     server.wait_ready()
     url = server.url + "voila/render/cities.ipynb?"
     who = (0, 1, SPECTATOR)

@@ -137,7 +137,8 @@ def test_two_people_play_a_throne_playtest_to_the_end(
     rules = {"rules": dataclasses.replace(DEFAULT_RULES, round_limit=1)}
     c = manage.create(st, "throne", 2, 2, think=0.0, seed=2, options=rules)
     pid = c.playtest.id
-    server = voila_server("notebooks")
+    # a preheated kernel for each page (and none for the other dashboards)
+    server = voila_server("notebooks", pools={"play.ipynb": 2})
     server.wait_ready()
     url = server.url + "voila/render/play.ipynb?"
     seats = [
