@@ -25,14 +25,10 @@ HEAT_TIMEOUT_S = 180
 def test_cards_editor_first_view_is_recorded(
     voila_server: Any, page: Page, artifacts_dir: Path
 ) -> None:
-    server = voila_server("notebooks")
+    server = voila_server("notebooks", pools={"cards.ipynb": 1})  # no other page's kernels
     try:
         server.wait_ready()
-        deadline = time.monotonic() + HEAT_TIMEOUT_S
-        heated = "[throne] page built, waiting for a visitor"  # throne_lib.ui.demo
-        while server.log_path.read_text(encoding="utf-8", errors="replace").count(heated) < 2:
-            assert time.monotonic() < deadline, "the cards page's kernel never heated"
-            time.sleep(0.5)
+        server.wait_preheated(1, timeout=HEAT_TIMEOUT_S)  # the cards page's kernel heated
         page.set_viewport_size({"width": 1440, "height": 900})
         load = os.getloadavg()[0]
         started = time.perf_counter()
