@@ -50,6 +50,7 @@ def test_seat_pages_and_the_spectator_follow_a_cities_playtest(tmp_path: Path) -
     assert all(a.match.is_over for a in apps)
     assert len({a.match.hash() for a in apps}) == 1
     assert "全部公开" in apps[2].status.value and 'data-over="1"' in apps[0].status.value
+    assert apps[2].concede_b.layout.display == "none" and apps[0].concede_b.layout.display != "none"
     by = {(a.seat, a.by) for a in st.actions(c.playtest.id)}
     assert by == {(0, "human"), (1, "human"), (2, "ai"), (3, "ai")}
     log = manage.export(st, c.playtest.id, tmp_path / "cities.jsonl")
@@ -116,3 +117,21 @@ def test_a_cities_page_sends_nothing_that_depends_on_what_its_seat_cannot_see(
             assert sent(app.widget, app.canvas, app.refresh, monkeypatch) == real
             checked += 1
     assert checked >= 6
+
+
+def test_the_piles_in_the_table_head_are_the_viewers_or_the_shared_ones() -> None:
+    """CW-DECK-1: a seat sees its own draw and discard piles' counts; a spectator, who has
+    none, sees no pile counts with personal piles (each box shows its 牌组), the shared
+    pile with shared ones — never the 「牌组 0 弃牌 0」 of a viewer without a pile."""
+    from throne_lib.games.cities.match import CitiesMatch
+    from throne_lib.games.cities.rules import CitiesRules
+    from throne_lib.games.cities.ui.table import piles_text
+
+    m = CitiesMatch(players=3, seed=1)
+    own = m.observation(1)
+    assert piles_text(own) == f" · 牌组 {own['deck_size']} 弃牌 {own['discard_size']}"
+    assert own["deck_size"] > 0
+    assert piles_text(m.public_view()) == "" and piles_text(m.reveal_all()) == ""
+    shared = CitiesMatch(players=3, seed=1, rules=CitiesRules(deck_mode="shared"))
+    n = shared.observation(0)["deck_size"]
+    assert n > 0 and piles_text(shared.public_view()) == f" · 牌组 {n} 弃牌 0"

@@ -30,6 +30,8 @@ class CitiesPlaytestApp(CastlePlaytestApp, CitiesApp):  # type: ignore[misc]
     def __init__(self, page: PlaytestPage) -> None:
         super().__init__(page)
         self.revealed = True  # see the module doc
+        if self.session.seat == SPECTATOR:  # a spectator has no seat to concede
+            self.concede_b.layout.display = "none"
         self.refresh()
 
     def press(self, act: Act) -> None:

@@ -54,6 +54,18 @@ def city_seat_lines(obs: Mapping[str, Any], p: Mapping[str, Any], cards: CastleC
     return lines
 
 
+def piles_text(obs: Mapping[str, Any]) -> str:
+    """The draw and discard piles in the empty area's head (CW-DECK-1): the viewer's own,
+    or the shared ones; none for a spectator when every seat has its own piles (each
+    player's box shows its 牌组)."""
+    seat = obs.get("seat")
+    shared = obs["cities"].get("deck_mode") == "shared"
+    if seat is None and not shared:
+        return ""
+    pile = obs["piles"][0 if seat is None else seat]
+    return f" · 牌组 {pile['deck']} 弃牌 {len(pile['discard'])}"
+
+
 def area_box(obs: Mapping[str, Any]) -> tuple[float, float, float, float]:
     """(x, y, w, h) of the empty area: below the top seat's stack (two rear cities
     fanned), as tall as its rows of cards, up to the bottom seat's box."""
@@ -238,11 +250,7 @@ def draw_cities(
     canvas.font = "bold 13px sans-serif"
     canvas.text_align = "center"
     label = "未抽取的城池（背面朝上）" if face_down else "空城区域"
-    canvas.fill_text(
-        f"第{obs['round']}轮 · {label} · 牌组 {obs['deck_size']} 弃牌 {obs['discard_size']}",
-        W / 2,
-        ay + 17,
-    )
+    canvas.fill_text(f"第{obs['round']}轮 · {label}{piles_text(obs)}", W / 2, ay + 17)
     for cid, x, y in empty_slots(obs):
         if face_down:
             _card_back(canvas, x, y, CARD_W, CARD_H, "#8a7a5c")
