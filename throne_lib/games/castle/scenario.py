@@ -22,6 +22,7 @@ from throne_lib.games.castle.cards import CastleCards
 from throne_lib.games.castle.core import push, run
 from throne_lib.games.castle.rules import ROLES, CastleRules
 from throne_lib.games.castle.state import Player, Soldier, State
+from throne_lib.games.castle.turn import push_turn
 
 FLAGS = ("dying", "mirror", "banner", "aim", "swift", "embrace", "declared", "camp_fixed",
          "revealed", "defected")  # fmt: skip
@@ -79,14 +80,7 @@ def from_text(text: str, cards: CastleCards, rules: CastleRules | None = None) -
         push(s, ("turn", seat))
     else:
         s.turn_seat, s.turn_pos, s.turn_no, s.step = seat, s.pos[seat], 1, "play"
-        push(
-            s,
-            ("play_phase", seat),
-            ("command_phase", seat),
-            ("discard_phase", seat),
-            ("turn_end", seat),
-            ("next_turn",),
-        )
+        push_turn(s, seat, "play_phase")
     run(s)
     return s
 

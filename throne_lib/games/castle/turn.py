@@ -21,16 +21,24 @@ def _turn(s: State, seat: int) -> None:
     p.sword_attacks = 0
     p.paid_mana_prev, p.paid_mana = p.paid_mana, []
     log(s, "turn", f"—— 第{s.round}轮 {s.hero_name(seat)} 的回合 ——")
-    push(
-        s,
-        ("turn_start", seat),
-        ("draw_phase", seat),
-        ("play_phase", seat),
-        ("command_phase", seat),
-        ("discard_phase", seat),
-        ("turn_end", seat),
-        ("next_turn",),
-    )
+    push_turn(s, seat)
+
+
+# the steps of a turn in order (CH-TURN-3 to CH-TURN-9), each an op of the seat
+TURN_STEPS = (
+    "turn_start",
+    "draw_phase",
+    "play_phase",
+    "command_phase",
+    "discard_phase",
+    "turn_end",
+)
+
+
+def push_turn(s: State, seat: int, first: str = "turn_start") -> None:
+    """Schedule ``seat``'s turn from the step ``first`` on, then the next turn."""
+    steps = TURN_STEPS[TURN_STEPS.index(first) :]
+    push(s, *((step, seat) for step in steps), ("next_turn",))
 
 
 @op("turn_start")
