@@ -185,6 +185,27 @@ def counter_hit(m: PinCore, attacker: Unit, target: Unit) -> Hit | None:
     return best
 
 
+def attack_plan(
+    m: PinCore, a: Unit, t: Unit, dtype: str
+) -> tuple[Hit | None, Hit | None, list[tuple[Unit, Hit]]]:
+    """PIN-ATTACK-9: an attack's main hit, its counter (PIN-ATTACK-5) and, for an
+    explosive (爆炸) hit, its splash on the target side's other units in the cell at
+    ``splash_percent`` of the base (PIN-DMG-14), all planned from one state:
+    :func:`resolve_attack` lands them, :func:`preview` shows them."""
+    base = m.attack(a)
+    main = plan(m, a, t, base, dtype, counter=False)
+    back = None if t.is_hq or standoff(m, a, t) else counter_hit(m, a, t)
+    splash: list[tuple[Unit, Hit]] = []
+    if (main.dtype if main is not None else dtype) == "爆炸":
+        sbase = -(-base * m.rules.splash_percent // 100)
+        for o in m.in_cell(t.cell):
+            if o.side == t.side and o.uid != t.uid:
+                h = plan(m, a, o, sbase, "爆炸", counter=False, keep_type=True)
+                if h is not None:
+                    splash.append((o, h))
+    return main, back, splash
+
+
 def resolve_attack(m: PinCore, eid: int, uid: int, tid: int, dtype: str) -> None:
     """PIN-ATTACK-9: attack, counter and splash computed from one state, land together."""
     st = m.state
@@ -195,20 +216,7 @@ def resolve_attack(m: PinCore, eid: int, uid: int, tid: int, dtype: str) -> None
     if a is None or t is None or not can_target(m, a, t) or m.attack(a) <= 0:
         m.emit("fizzle", "攻击者或目标已不在，或目标已不合法：攻击未发生", eid=eid)
         return
-    base = m.attack(a)
-    main = plan(m, a, t, base, dtype, counter=False)
-    back = None
-    if not t.is_hq and not standoff(m, a, t):  # PIN-ATTACK-5
-        back = counter_hit(m, a, t)
-    splash: list[tuple[Unit, Hit]] = []
-    dealt = main.dtype if main is not None else dtype
-    if dealt == "爆炸":  # PIN-DMG-14
-        sbase = -(-base * m.rules.splash_percent // 100)
-        for o in m.in_cell(t.cell):
-            if o.side == t.side and o.uid != t.uid:
-                h = plan(m, a, o, sbase, "爆炸", counter=False, keep_type=True)
-                if h is not None:
-                    splash.append((o, h))
+    main, back, splash = attack_plan(m, a, t, dtype)
     t_before = t.hp
     lines = []
     if main is not None:
@@ -309,15 +317,5 @@ def preview(m: PinCore, uid: int, tid: int, dtype: str) -> dict[str, Any]:
     """What an attack would do now, computed by the rules without changing anything
     (PIN-UI-5's preview, the scripted AI's attack score): main hit, counter, splash."""
     a, t = m.state.units[uid], m.state.units[tid]
-    base = m.attack(a)
-    main = plan(m, a, t, base, dtype, counter=False)
-    back = None if t.is_hq or standoff(m, a, t) else counter_hit(m, a, t)
-    splash = []
-    if (main.dtype if main is not None else dtype) == "爆炸":
-        sbase = -(-base * m.rules.splash_percent // 100)
-        for o in m.in_cell(t.cell):
-            if o.side == t.side and o.uid != t.uid:
-                h = plan(m, a, o, sbase, "爆炸", counter=False, keep_type=True)
-                if h is not None:
-                    splash.append((o.uid, h))
-    return {"main": main, "counter": back, "splash": splash}
+    main, back, splash = attack_plan(m, a, t, dtype)
+    return {"main": main, "counter": back, "splash": [(o.uid, h) for o, h in splash]}
