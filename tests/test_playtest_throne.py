@@ -280,3 +280,29 @@ def test_pages_name_the_seats_in_chinese(tmp_path: Path) -> None:
     assert "你是座位 1（红方）" in b.page.info.value and "blue" not in b.page.info.value
     labels = {g: registry.get(g).seat_label(0) for g in ("throne", "pin", "castle")}
     assert labels == {"throne": "座位 0（蓝方）", "pin": "座位 0（甲）", "castle": "座位 0"}
+
+
+def test_reds_page_shows_the_board_turned(tmp_path: Path) -> None:
+    """Red's rows at the bottom, column a on the right; a click lands on the cell drawn
+    under it (R-OPEN-3: red founds its barracks on its own half, now the lower one)."""
+    st, c = setup(tmp_path)
+    blue, red, spec = (board(st, c, s) for s in (0, 1, SPECTATOR))
+    assert red.px.turned and not blue.px.turned and not spec.px.turned
+    geo = red.match.geo
+    for cell in range(geo.size):
+        assert red.px.cell_at(*red.px.cell_center(cell)) == cell
+    (ax, ay), (gx, gy) = red.px.cell_xy(geo.parse("a1")), red.px.cell_xy(geo.parse("g6"))
+    assert ax > gx and ay < gy  # a1 top right, g6 bottom left
+    aimed: list[int] = []
+    for _ in range(40):  # the opening by clicks at the cells' pixels on each board
+        for b in (blue, red):
+            b.page.poll()
+            if b.ctrl.my_turn and b.match.phase == "replace":
+                b.click_chip(0)
+            elif b.ctrl.my_turn and b.match.phase == "found":
+                cell = max(b.ctrl.highlights())
+                b.click_cell(cell)  # at the pixel its layout draws the cell at
+                assert b.match.history[-1].target == cell
+                aimed += [cell] if b is red else []
+    assert red.match.phase == "main" and len(aimed) == 3
+    assert {int(geo.name(c)[1:]) for c in aimed} <= {4, 5, 6}  # red's half

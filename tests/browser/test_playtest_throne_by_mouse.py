@@ -2,7 +2,8 @@
 the two seat links of one playtest (a 1-round limit, R-END-1) on play.ipynb and play it
 to the end with the mouse — the opening by clicks (blue replaces a hand card by clicking
 it, then both 确定手牌, R-OPEN-2; three barracks each on highlighted cells, R-OPEN-3),
-then each turn a summon from a barracks onto a highlighted cell (R-BARRACKS-5) and
+then each turn a summon from a barracks onto a highlighted cell (R-BARRACKS-5; red
+clicks the cells where its turned board draws them) and
 结束回合; red's page is reloaded after the opening and rejoins its seat at the current
 position. Each page shows its own seat (data-seat), the other's moves arrive without a
 reload, both pages end on the same step with complementary results, and the export
@@ -26,6 +27,7 @@ from throne_lib import load_cards
 from throne_lib.cli import main
 from throne_lib.games.throne.rules import DEFAULT_RULES
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
+from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.kit.playtest import manage
 from throne_lib.kit.playtest.session import PlaytestSession, new_match_of
 from throne_lib.kit.playtest.store import SqliteStore
@@ -62,6 +64,7 @@ class Seat:
         self.seat = seat
         self.replaced = self.summoned = 0
         self.barracks: list[str] = []  # where this seat founded its barracks
+        self.layout = Layout(turned=seat == 1)  # red's page shows the board turned
         self.frames: list[str] = []  # every websocket frame the page received
         self.page.on(
             "websocket",
@@ -93,7 +96,7 @@ class Seat:
         return self.handled(lambda: self.page.mouse.click(box["x"] + x * kx, box["y"] + y * ky))
 
     def click_cell(self, name: str) -> dict[str, str]:
-        return self.click_xy(*L.cell_center(cell_index(name)))
+        return self.click_xy(*self.layout.cell_center(cell_index(name)))
 
     def highlights(self, s: dict[str, str], style: str) -> list[str]:
         items = (item.split(":") for item in s["hl"].split())

@@ -2,7 +2,9 @@
 
 Everything is in canvas pixels (ipycanvas reports mouse events in canvas pixels);
 the widget pins the canvas' CSS size to exactly ``WIDTH`` × ``HEIGHT`` so a click
-lands where it was drawn. Row 1 (blue) is at the bottom, row 6 (red) at the top.
+lands where it was drawn. Row 1 (blue) is at the bottom, row 6 (red) at the top; a
+``turned`` layout (red's page in a playtest) shows the board as red sees it: turned half
+a circle, row 6 at the bottom and column a on the right.
 """
 
 from __future__ import annotations
@@ -54,14 +56,15 @@ class Strip:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """Pixel positions for one board size (7×6 by default)."""
+    """Pixel positions for one board size (7×6 by default), ``turned`` for red."""
 
     columns: int = 7
     rows: int = 6
+    turned: bool = False
 
     @classmethod
-    def of(cls, geo: Geometry) -> Layout:
-        return cls(geo.columns, geo.rows)
+    def of(cls, geo: Geometry, turned: bool = False) -> Layout:
+        return cls(geo.columns, geo.rows, turned)
 
     @property
     def board_w(self) -> int:
@@ -93,6 +96,8 @@ class Layout:
     def cell_xy(self, cell: int) -> tuple[int, int]:
         """Top-left pixel of a cell."""
         col, row = cell % self.columns, cell // self.columns
+        if self.turned:
+            return BOARD_X + (self.columns - 1 - col) * CELL, BOARD_Y + row * CELL
         return BOARD_X + col * CELL, BOARD_Y + (self.rows - 1 - row) * CELL
 
     def cell_center(self, cell: int) -> tuple[float, float]:
@@ -106,6 +111,8 @@ class Layout:
             return None
         if not 0 <= row_from_top < self.rows:
             return None
+        if self.turned:
+            return row_from_top * self.columns + self.columns - 1 - col
         return (self.rows - 1 - row_from_top) * self.columns + col
 
     # --- the chip tray under the board, the hand cards under it ---------------------

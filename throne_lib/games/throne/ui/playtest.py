@@ -6,7 +6,8 @@ The same board, hand, tray, inspector and 战报 as
 store at the position this page has seen, the other seat's moves arrive through the
 page's polling, redraw the board and stay lit (with their lines above the board, as the
 AI's turn does in a single-player match); an AI seat is played by whichever page holds
-the playtest's lease. The page draws its own seat's hand only; the 战报 hides the other
+the playtest's lease. Red's page shows the board turned (its rows at the bottom). The page
+draws its own seat's hand only; the 战报 hides the other
 seat's drawn and replaced cards (its ``viewer``). A spectator's page (Throne's public
 view: the board and both sides' counts, no hand) sees no hand and names no hidden card
 while the match runs; once it is over its 战报 shows everything. No 再来一局, no local
@@ -24,6 +25,7 @@ from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.ui.controller import Controller
+from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import Op, chip_ops, overlay_ops, pieces_ops, tray_ops
 from throne_lib.games.throne.ui.text import action_text, log_blocks
 from throne_lib.games.throne.ui.widget import LOG_BLOCKS, MatchWidget
@@ -104,6 +106,7 @@ class ThronePlaytestBoard(EventsBoard, MatchWidget):
             tempo="fast",
             ai_mode="manual",
             agent_name=self._player(other),
+            layout_px=Layout.of(self.session.match.geo, turned=seat == 1),  # red's way up
         )
         for w in (self.tempo, self.step_btn, self.tower, self.again_btn):
             w.layout.display = "none"

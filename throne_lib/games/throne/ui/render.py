@@ -164,11 +164,11 @@ def board_ops(layout: Layout = DEFAULT_LAYOUT) -> list[Op]:
         ("set", "line_width", 3),
         ("stroke_line", BOARD_X, mid, BOARD_X + layout.board_w, mid),
     ]
-    for c in range(layout.columns):
-        lx = BOARD_X + c * CELL + CELL / 2
+    for c in range(layout.columns):  # under its column (a turned board: a on the right)
+        lx = layout.cell_center(c)[0]
         ops += text(chr(ord("a") + c), lx, BOARD_Y + layout.board_h + 10, 13, "#5d6778", True)
     for r in range(layout.rows):
-        ly = BOARD_Y + (layout.rows - 1 - r) * CELL + CELL / 2
+        ly = layout.cell_center(r * layout.columns)[1]
         colour = "#1d4796" if r < half else "#962c25"
         ops += text(str(r + 1), BOARD_X / 2, ly, 13, colour, True)
     return ops
