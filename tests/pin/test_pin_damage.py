@@ -229,3 +229,20 @@ def test_death_to_graveyard_derived_removed_heal_cap(pos: PosFn) -> None:
     assert m.unit(2) is None and m.state.removed[0] == ["anv_drone"] and not m.state.graves[0]
     act(m, "play aur_mend u4")
     assert m.unit(4).hp == 20
+
+
+def test_preview_plans_the_splash_the_attack_lands(pos: PosFn) -> None:
+    """PIN-ATTACK-9 / PIN-DMG-14: the preview (PIN-UI-5, the AI's score) is the attack's
+    own plan: the splash it shows is the HP the attack then takes, unit by unit."""
+    from throne_lib.games.pin import combat
+
+    m = pos("""
+        unit u2 甲 anv_howitzer 008 activated act=1
+        unit u3 乙 aur_runeguard 019
+        unit u4 乙 aur_pilgrims 019
+    """)
+    p = combat.preview(m, 2, 3, "爆炸")
+    assert [uid for uid, _ in p["splash"]] == [4]
+    before = m.unit(4).hp
+    act(m, "attack u2 u3 爆炸")
+    assert before - m.unit(4).hp == p["splash"][0][1].hp_loss == 13 - 5  # PIN-DMG-22
