@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 
 import ipywidgets as W
@@ -306,3 +307,21 @@ def test_reds_page_shows_the_board_turned(tmp_path: Path) -> None:
                 aimed += [cell] if b is red else []
     assert red.match.phase == "main" and len(aimed) == 3
     assert {int(geo.name(c)[1:]) for c in aimed} <= {4, 5, 6}  # red's half
+
+
+def test_the_home_forms_throne_playtest_links_open_its_seat_pages(tmp_path: Path) -> None:
+    from throne_lib.kit.playtest.form import PlaytestForm
+
+    st = SqliteStore(tmp_path)
+    form = PlaytestForm(store=st)
+    form.game.value = "throne"
+    assert form.players.value == 2 and form.agent.value in form.agent.options
+    form.humans.value = "0,1"
+    assert form.create() is not None
+    assert "座位 0（蓝方）" in form.out.value and "座位 1（红方）" in form.out.value
+    hrefs = [h.replace("&amp;", "&") for h in re.findall(r"href='([^']+)'", form.out.value)]
+    assert len(hrefs) == 3 and all(h.startswith("play.ipynb?") for h in hrefs)
+    for h, seat in zip(hrefs, (0, 1, SPECTATOR), strict=True):
+        w = throne_page(store=st, query=h.split("?", 1)[1])
+        b = w.children[1]
+        assert isinstance(b, ThronePlaytestBoard) and b.session.seat == seat
