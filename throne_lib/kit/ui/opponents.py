@@ -3,32 +3,57 @@
 
 The page asks :meth:`OpponentPicker.agent` for each AI seat when it starts a match, runs
 :meth:`OpponentPicker.think` in a worker thread (``AiTurns(think=…)``) so the kernel stays
-responsive while the search runs, and adds :meth:`OpponentPicker.thinking` to its status
-line while an ISMCTS seat is to act.
+responsive while the search runs, and adds :meth:`OpponentPicker.thinking` (or, from the
+agent it built, :func:`agent_thinking`) to its status line while an ISMCTS seat is to act.
+A game with more agents than these two passes them as ``options``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as W
 
 SCRIPTED = "scripted"
 ISMCTS = "ismcts"
+OPTIONS = (("规则 AI", SCRIPTED), ("信息集搜索 ISMCTS", ISMCTS))
+
+
+def thinking_text(seconds: float | None = None) -> str:
+    """The status line while an ISMCTS seat searches (``seconds``: its think time)."""
+    about = "" if seconds is None else f"，每步约 {float(seconds):.1f} 秒"
+    return f"AI 思考中（信息集搜索{about}）…"
+
+
+def agent_thinking(agent: Any) -> str:
+    """:func:`thinking_text` of ``agent``'s own think time when it searches (ISMCTS), else
+    "" (a page whose slider has moved since the match began still says the right time)."""
+    if getattr(agent, "name", "") != ISMCTS:
+        return ""
+    seconds = getattr(agent, "seconds", None)
+    return thinking_text(None if seconds is None else float(seconds))
 
 
 class OpponentPicker(W.HBox):
     """A dropdown (规则 AI / 信息集搜索) and, for ISMCTS, a think-time slider in seconds
-    (CPU time of the thinking thread per decision)."""
+    (CPU time of the thinking thread per decision).
 
-    def __init__(self, game: str, think: float = 0.5, css: str = "opponent-picker") -> None:
+    ``options``: (label, agent name) pairs instead of :data:`OPTIONS` (one of them
+    :data:`ISMCTS`); ``value`` the one chosen at first."""
+
+    def __init__(
+        self,
+        game: str,
+        think: float = 0.5,
+        css: str = "opponent-picker",
+        options: Sequence[tuple[str, str]] = OPTIONS,
+        value: str = SCRIPTED,
+        width: str = "270px",
+    ) -> None:
         self.game = game
         self.kind = W.Dropdown(
-            options=[("规则 AI", SCRIPTED), ("信息集搜索 ISMCTS", ISMCTS)],
-            value=SCRIPTED,
-            description="对手",
-            layout=W.Layout(width="270px"),
+            options=list(options), value=value, description="对手", layout=W.Layout(width=width)
         )
         self.seconds = W.FloatSlider(
             value=think, min=0.1, max=3.0, step=0.1, description="思考时间(秒)",
@@ -39,6 +64,7 @@ class OpponentPicker(W.HBox):
         self.kind.observe(lambda _: self._show_slider(), names="value")
         super().__init__([self.kind, self.seconds])
         self.add_class(css)
+        self._show_slider()
 
     def _show_slider(self) -> None:
         self.seconds.layout.display = "" if self.searching else "none"
@@ -49,11 +75,12 @@ class OpponentPicker(W.HBox):
 
     @property
     def name(self) -> str:
-        """The agent name a log records for the AI seats."""
-        return ISMCTS if self.searching else SCRIPTED
+        """The agent name a log records for the AI seats (the chosen option's)."""
+        return str(self.kind.value)
 
     def agent(self, seed: int, seat: int, scripted: Callable[[int, int], Any]) -> Any:
-        """The agent of an AI seat: ``scripted(seed, seat)`` or ISMCTS with the think time."""
+        """The agent of an AI seat: ISMCTS with the think time, else ``scripted(seed,
+        seat)`` (which builds the agent :attr:`name` names where there are more options)."""
         if not self.searching:
             return scripted(seed, seat)
         from throne_lib.kit.ismcts import IsmctsAgent
@@ -73,7 +100,7 @@ class OpponentPicker(W.HBox):
         return agent
 
     def thinking(self) -> str:
-        return f"AI 思考中（信息集搜索，每步约 {float(self.seconds.value):.1f} 秒）…"
+        return thinking_text(float(self.seconds.value))
 
 
 class Planned:
