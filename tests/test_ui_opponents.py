@@ -77,3 +77,20 @@ def test_pin_board_plays_ismcts_and_says_it_thinks() -> None:
     before = len(m.history)
     board._ai_step()
     assert m.history[before] == chosen
+
+
+def test_picker_offers_a_games_own_agents_and_thinks_only_for_ismcts() -> None:
+    from throne_lib.kit.agents import make_agent
+    from throne_lib.kit.ui.opponents import agent_thinking
+
+    p = OpponentPicker("throne", options=[("随机", "random"), ("信息集", "ismcts")], value="random")
+    assert p.name == "random" and not p.searching and p.seconds.layout.display == "none"
+    assert p.agent(5, 1, lambda s, _seat: make_agent(p.name, s)).name == "random"
+    assert agent_thinking(make_agent("random", 1)) == ""
+    p.kind.value = "ismcts"
+    p.seconds.value = 0.7
+    agent = p.agent(5, 1, lambda s, _seat: make_agent(p.name, s))
+    assert isinstance(agent, IsmctsAgent) and agent.game == "throne" and agent.seconds == 0.7
+    p.seconds.value = 1.5  # the running agent keeps its think time; the status says it
+    assert "0.7" in agent_thinking(agent) and "思考中" in agent_thinking(agent)
+    assert OpponentPicker("throne", value="ismcts").seconds.layout.display == ""

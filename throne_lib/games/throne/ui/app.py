@@ -2,7 +2,9 @@
 
 ``PlayApp`` shows the deck-choice panel first; 开始对局 builds a
 :class:`~throne_lib.games.throne.ui.widget.MatchWidget`; 再来一局 starts the next seed with the
-same choices. 快速对局 is the standard game with a 5-round limit (for a quick match
+same choices. 「对手」 (the kit's :class:`~throne_lib.kit.ui.opponents.OpponentPicker`, in the
+panel and beside 新对局) offers every agent of the kit, 信息集搜索 with a think time per
+decision; a change applies from the next match. 快速对局 is the standard game with a 5-round limit (for a quick match
 and the browser test); everything else is ``DEFAULT_RULES``.
 """
 
@@ -25,6 +27,7 @@ from throne_lib.games.throne.ui.widget import AGENT_ZH, MatchWidget
 from throne_lib.kit.agents import agent_names as kit_agent_names
 from throne_lib.kit.agents import make_agent
 from throne_lib.kit.live import problems_html
+from throne_lib.kit.ui.opponents import OpponentPicker
 
 RULE_CHOICES: dict[str, Rules] = {
     "standard": DEFAULT_RULES,
@@ -49,7 +52,8 @@ def agent_names() -> list[str]:
 # the agents' Chinese names: the widget's (one table for the play page and the tower)
 
 
-CHOICES = ("blue", "red", "deck_file", "red_deck_file", "agent", "seed", "rules", "tempo")
+CHOICES = ("blue", "red", "deck_file", "red_deck_file", "agent", "think", "seed", "rules", "tempo")
+THINK_S = 0.5  # 信息集搜索's default think time per decision: a responsive demo
 TEMPO_CHOICES = [("节奏：标准", "standard"), ("快速", "fast")]
 
 
@@ -78,7 +82,6 @@ class PlayApp(W.VBox):
     red = _panel_widget("red")
     deck_file = _panel_widget("deck_file")
     red_deck_file = _panel_widget("red_deck_file")
-    agent = _panel_widget("agent")
     seed = _panel_widget("seed")
     rules = _panel_widget("rules")
     tempo = _panel_widget("tempo")
@@ -109,13 +112,19 @@ class PlayApp(W.VBox):
         self.ai_mode = ai_mode
         self.match_widget: MatchWidget | None = None
         self._agents = agent_names()
+        # 对手 and 思考时间: on the board too (beside 新对局), so they are built at once
+        self.opponents = OpponentPicker(
+            "throne", THINK_S, "tp-opponents",
+            options=[(AGENT_ZH.get(n, n), n) for n in self._agents],
+            value="standard" if "standard" in self._agents else self._agents[0],
+            width="220px",
+        )  # fmt: skip
         generals = self._generals()
         self._values: dict[str, Any] = {
             "blue": generals[0][1],
             "red": next((c.id for c in self.db.of("general", "demon")), generals[-1][1]),
             "deck_file": "",
             "red_deck_file": "",
-            "agent": "standard" if "standard" in self._agents else self._agents[0],
             "seed": seed,
             "rules": rules,
             "tempo": tempo,
@@ -154,6 +163,16 @@ class PlayApp(W.VBox):
 
     # --- the choices ---------------------------------------------------------------------
 
+    @property
+    def agent(self) -> W.Dropdown:
+        """The 对手 dropdown (an agent name of the kit)."""
+        return self.opponents.kind
+
+    @property
+    def think(self) -> W.FloatSlider:
+        """思考时间: seconds per decision of 信息集搜索."""
+        return self.opponents.seconds
+
     def _generals(self) -> list[tuple[str, str]]:
         return [(f"{c.name}（{RACE_ZH.get(c.race, c.race)}）", c.id) for c in self.db.of("general")]
 
@@ -163,6 +182,10 @@ class PlayApp(W.VBox):
             return value in {gid for _, gid in self._generals()}
         if key == "agent":
             return value in self._agents
+        if key == "think":  # seconds within the slider's range
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return False
+            return bool(self.think.min <= value <= self.think.max)
         if key == "rules":
             return value in RULE_CHOICES
         if key == "tempo":
@@ -173,6 +196,8 @@ class PlayApp(W.VBox):
 
     def value(self, key: str) -> Any:
         """The current choice ``key`` (one of :data:`CHOICES`)."""
+        if key in ("agent", "think"):
+            return getattr(self, key).value
         if self._widgets is not None:
             return self._widgets[key].value
         return self._values[key]
@@ -181,7 +206,9 @@ class PlayApp(W.VBox):
         """Set choice ``key``; False (and nothing changed) when it is not offered."""
         if not self._offered(key, value):
             return False
-        if self._widgets is not None:
+        if key in ("agent", "think"):
+            getattr(self, key).value = value
+        elif self._widgets is not None:
             self._widgets[key].value = value
         else:
             self._values[key] = value
@@ -212,10 +239,6 @@ class PlayApp(W.VBox):
                 value=v["red_deck_file"], placeholder="可选：红方牌组文件路径",
                 description="红方牌组", style=style, layout=W.Layout(width="370px"),
             ),
-            "agent": W.Dropdown(
-                options=[(AGENT_ZH.get(n, n), n) for n in self._agents], value=v["agent"],
-                description="AI 对手", style=style, layout=wide,
-            ),
             "seed": W.IntText(
                 value=v["seed"], description="种子", style=style, layout=W.Layout(width="180px")
             ),
@@ -228,7 +251,6 @@ class PlayApp(W.VBox):
         for key, cls in (
             ("blue", "tp-blue"),
             ("red", "tp-red"),
-            ("agent", "tp-agent"),
             ("seed", "tp-seed"),
             ("rules", "tp-rules"),
             ("tempo", "tp-tempo-setup"),
@@ -249,7 +271,7 @@ class PlayApp(W.VBox):
                 ),
                 W.HBox([w["blue"], w["red"]]),
                 W.HBox([w["deck_file"], w["red_deck_file"]]),
-                W.HBox([w["agent"], w["seed"]]),
+                W.HBox([w["seed"], self.opponents]),
                 W.HBox([w["rules"], w["tempo"]]),
                 W.HBox([start_btn, message], layout=W.Layout(align_items="center")),
             ],
@@ -378,11 +400,16 @@ class PlayApp(W.VBox):
             blue, red = self.setups()
             rules = RULE_CHOICES[self.value("rules")]
             match = Match.new(self.db, blue, red, int(self.value("seed")), rules)
-            agent = make_agent(self.value("agent"), int(self.value("seed")) + 1)
+            # 信息集搜索 with the think time now; any other agent by its name
+            agent = self.opponents.agent(
+                match.seed, 1, lambda seed, _seat: make_agent(self.value("agent"), seed + 1)
+            )
         except (OSError, ValueError) as error:
             self._say(f"<span style='color:#b03a2e'>{html.escape(str(error))}</span>")
             return None
         self._say("")
+        if self.match_widget is not None:
+            self.match_widget.stop_ai()  # its search must not go on beside the new match's
         widget = MatchWidget(
             match,
             agent,
@@ -398,7 +425,8 @@ class PlayApp(W.VBox):
             f"<span class='tp-seed-now' style='color:#5d6778'>本局种子 {match.seed}</span>"
         )
         widget.buttons.children = (
-            *widget.buttons.children, self.setup_btn, seed_now, self.next_seed, self.new_btn
+            *widget.buttons.children, self.setup_btn, seed_now, self.next_seed, self.new_btn,
+            self.opponents,
         )  # fmt: skip
         self.match_widget = widget
         self.save_settings()
@@ -409,6 +437,8 @@ class PlayApp(W.VBox):
         self.start(int(self.value("seed")) + 1)
 
     def show_setup(self) -> None:
+        if self.match_widget is not None:
+            self.match_widget.stop_ai()
         self.match_widget = None
         self.children = [*self._top(), self.setup]
 

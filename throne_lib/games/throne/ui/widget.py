@@ -47,6 +47,7 @@ from throne_lib.kit.agents import Agent
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
 from throne_lib.kit.ui.inspector import InspectorPanel
+from throne_lib.kit.ui.opponents import agent_thinking
 from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -108,6 +109,7 @@ class MatchWidget(W.VBox):
         self._drag_cell = -1
         self._hover: tuple[str, int] | tuple[()] = ()
         self._step = asyncio.Event()  # 「下一步」 in step mode
+        self._at_gate = False  # the AI waits for 「下一步」 (it is not thinking)
         self.ai_trail: list[int] = []  # cells the AI touched this turn (kept lit after it)
         self.ai_lines: list[str] = []  # its actions this turn, for the prompt line
         # Each throne's max HP as last seen: a fallen throne leaves the board, and the
@@ -315,6 +317,10 @@ class MatchWidget(W.VBox):
             "hand": " ".join(self.ctrl.hand),
             "chips": " ".join(c.key or "act" for c in self.ctrl.chips()),
         }
+        thinking = self.thinking
+        if thinking and not self.ctrl.status_error:
+            text = thinking  # a refused click's reason stays until the next action
+        data["thinking"] = str(int(bool(thinking)))
         tone = None
         if not self.ctrl.my_turn and not m.is_over:
             tone = ("#eef2f8", SIDE_COLOUR[m.turn])  # the side to move: a spectator sees either
@@ -619,6 +625,20 @@ class MatchWidget(W.VBox):
     def _ai_to_move(self) -> bool:
         return not self.match.is_over and self.match.turn != self.human
 
+    @property
+    def thinking(self) -> str:
+        """「AI 思考中…」 while a searching agent (ISMCTS) is to act and not waiting for
+        「下一步」, else "": each of its actions is a search in the worker thread."""
+        if not self._ai_to_move() or self._at_gate:
+            return ""
+        return agent_thinking(self.agent)
+
+    def stop_ai(self) -> None:
+        """Stop the AI's task (a new match replaces this one); a search already running
+        in the worker thread ends within its think time and its action is dropped."""
+        if self.ai.task is not None and not self.ai.task.done():
+            self.ai.task.cancel()
+
     def _maybe_start_ai(self) -> None:
         if self.ai_mode == "async" and not self.ready:
             return  # drawing before the browser canvas is ready is lost
@@ -668,8 +688,13 @@ class MatchWidget(W.VBox):
             self._step.clear()
             self._update_step_btn()
             self.ctrl._say("对手（逐步）：点「下一步」看它的下一个行动")
+            self._at_gate = True
             self._update_status()
-            await self._step.wait()
+            try:
+                await self._step.wait()
+            finally:
+                self._at_gate = False
+            self._update_status()  # it thinks now
             return self._ai_to_move()
         return True
 
