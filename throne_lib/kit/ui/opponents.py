@@ -59,6 +59,9 @@ class OpponentPicker(W.HBox):
             value=think, min=0.1, max=3.0, step=0.1, description="思考时间(秒)",
             readout_format=".1f", layout=W.Layout(width="300px", display="none"),
         )  # fmt: skip
+        self.kind.tooltip = self.seconds.tooltip = (
+            "从下一局起生效"  # the running match keeps its AI
+        )
         self.kind.add_class(f"{css}-kind")
         self.seconds.add_class(f"{css}-think")
         self.kind.observe(lambda _: self._show_slider(), names="value")
