@@ -68,6 +68,8 @@ def test_status_says_the_ai_thinks_and_its_search_plays(db: CardDB) -> None:
     w.refresh()
     assert "AI 思考中" in w.status.value and "0.1 秒" in w.status.value
     assert 'data-thinking="1"' in w.status.value
+    w.click_cell("d1")  # refused: the reason, and still that the AI thinks
+    assert "对手的回合" in w.status.value and "AI 思考中" in w.status.value
     while w._ai_to_move() and len(w.match.legal_actions()) < 2:
         w.ai_step()
     assert w._ai_to_move(), "the AI has a choice to search"

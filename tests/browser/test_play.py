@@ -244,3 +244,52 @@ def test_a_short_window_keeps_the_prompt_and_the_hand_in_view(
     s = p.click_cell("b2")
     assert s["text"].startswith("已执行：建立") and "b2" in s["text"], s
     page.screenshot(path=str(artifacts_dir / "play_1280x720.png"))
+
+
+def test_ismcts_opponent_with_a_think_time_thinks_and_answers(
+    voila_url: Callable[[str], str], page: Page, artifacts_dir: Path
+) -> None:
+    """Issue 32 item 6: 对手 信息集搜索 with 思考时间 0.1 s, chosen beside 新对局, plays
+    the next match: while it searches the status line says 「AI 思考中」, a click is
+    still answered, and the AI's moves come. The page remembers its last settings, so
+    the test puts 标准 AI back for the tests after it."""
+    page.set_viewport_size({"width": 1280, "height": 1150})
+    page.goto(voila_url("notebooks/play.ipynb"))
+    kind = page.locator(".tp-opponents-kind select")
+    expect(kind.or_(page.locator(ERRORS)).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    expect(page.locator(ERRORS)).to_have_count(0)
+    p = Player(page)
+    try:
+        think = page.locator(".tp-opponents-think")
+        kind.select_option(label="标准 AI")  # (the last settings may be another AI)
+        expect(think).to_be_hidden()  # no think time for 标准 AI
+        kind.select_option(label="信息集搜索 AI")
+        expect(think).to_be_visible()
+        handle = think.locator(".noUi-handle")
+        handle.focus()
+        for _ in range(4):  # 0.5 s by default, one step of 0.1 s per key
+            handle.press("ArrowLeft")
+        expect(think).to_contain_text("0.1")
+        page.locator(".tp-next-seed input").fill("7")
+        page.locator("button.tp-new-match").click()
+        expect(page.locator(".tp-seed-now")).to_have_text("本局种子 7")
+        expect(page.locator(".tp-match")).to_contain_text("红方（信息集搜索 AI）")
+        # seed 7: red opens first, then blue, then red plays the first turn
+        s = p.wait("s.turn === '0' && s.phase === 'replace'", timeout=60_000)
+        s = p.click_chip(0)  # 确定手牌
+        for cell in BARRACKS:
+            s = p.click_cell(cell)
+            assert s["text"].startswith("已执行：建立") or s["turn"] != "0", s
+        s = p.wait("s.thinking === '1'", timeout=60_000)
+        assert "AI 思考中" in s["text"] and "0.1 秒" in s["text"], s
+        page.screenshot(path=str(artifacts_dir / "play_ismcts_thinking.png"))
+        s = p.click_cell("d1")  # the kernel answers while the AI searches
+        assert s["turn"] == "0" or "AI 思考中" in s["text"], s
+        assert not p.wait_my_turn_or_over()
+        s = p.wait("s.thinking === '0' && s.text.startsWith('轮到你了')")
+        expect(page.locator(".tp-ai-line")).to_contain_text("红方（信息集搜索 AI）")
+        page.screenshot(path=str(artifacts_dir / "play_ismcts_answered.png"))
+    finally:
+        kind.select_option(label="标准 AI")
+        page.locator("button.tp-new-match").click()  # saves 标准 AI as the last setting
+        p.wait("s.phase === 'replace' || s.phase === 'found'", timeout=60_000)

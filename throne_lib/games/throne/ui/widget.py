@@ -318,8 +318,8 @@ class MatchWidget(W.VBox):
             "chips": " ".join(c.key or "act" for c in self.ctrl.chips()),
         }
         thinking = self.thinking
-        if thinking and not self.ctrl.status_error:
-            text = thinking  # a refused click's reason stays until the next action
+        if thinking:  # a click refused meanwhile keeps its reason in front
+            text = f"{text} · {thinking}" if self.ctrl.status_error else thinking
         data["thinking"] = str(int(bool(thinking)))
         tone = None
         if not self.ctrl.my_turn and not m.is_over:
