@@ -227,3 +227,24 @@ def test_report_and_show_print_each_camp_at_each_seat_count(tmp_path: Path) -> N
         assert label in shown  # one line per (seat count, role), key and name
     assert "neutral@6 6人·中立" in shown and "as a grid" in shown
     assert "players=[4, 6]" in shown  # the run's seat counts are kept with it
+
+
+def test_verification_report_has_the_grid_and_no_first_seat_count() -> None:
+    """``throne balance verify`` of a 城堡之心 proposal: the grid per seat count, and no
+    "0 matches per table" (the count came from the first seat, which 城堡之心 has not)."""
+    import pandas as pd
+
+    from throne_lib.kit.balance import verify
+    from throne_lib.kit.balance_report import verification_text
+
+    game = CastleBalance(
+        TEXT, players=(7,), block_matches=1, rules_knobs=rules_knobs(["roles_7"], CastleRules())
+    )
+    v = verify(game, {1: {"rules.roles_7": 3}}, Targets((0.4, 0.6), 1.0), 0, 1, "serial")
+    frame = pd.DataFrame(
+        [{"proposal": 1, "changes": 1, "search_imbalance": 1.0, "holdout_imbalance": 1.0,
+          "diff": "", "rules": "roles_7 2 -> 3"}]
+    )  # fmt: skip
+    text = verification_text(v, frame, game.names)
+    assert "0 matches per table" not in text and "verify seed 0, 1 blocks:" in text
+    assert "as a grid" in text and "7人" in text and "中立" in text

@@ -484,7 +484,10 @@ def verification_text(
         *([f"agent: {agent} (every seat)"] if agent else []),
         f"targets: win rate per group {100 * t.band[0]:.0f}–{100 * t.band[1]:.0f}%, "
         f"first seat ≤ {100 * t.first_seat_max:.0f}%",
-        f"verify seed {v.seed}, {v.blocks} blocks ({per_table} matches per table): seeds no "
+        f"verify seed {v.seed}, {v.blocks} blocks"
+        # a game without a first seat (城堡之心) counts no match there: no figure then
+        + (f" ({per_table} matches per table)" if per_table else "")
+        + ": seeds no "
         f"search and no holdout ever plays; matches played: {v.matches_played}",
         f"unchanged table: imbalance {v.before.imbalance:.3f} "
         f"(first seat {_pct(v.before.rates[FIRST])})",
@@ -504,6 +507,7 @@ def verification_text(
         if first["rules"]:
             lines.append(f"rules: {first['rules']}")
         lines += _rate_lines(v.groups, t, v.before, m, names, "verify")
+        lines += grid_lines(v.groups, v.before.rates, m.rates, names, t.band)
     return "\n".join(lines)
 
 
