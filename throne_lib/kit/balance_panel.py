@@ -5,6 +5,11 @@ diff with before/after heatmaps, and "apply".
 Game-agnostic: it gets a function that builds the game's :class:`BalanceGame` adapter
 from a card table's text. Testable without a browser: set the widgets' values, call
 :meth:`SuggestPanel.run`, :meth:`SuggestPanel.show` and :meth:`SuggestPanel.apply`.
+
+Before any run the panel shows the last run on its table (saved by every run, else the
+repository's; :mod:`throne_lib.kit.balance_saved`) and what a run of the current budget
+would take at this machine's recorded speed; 「应用此方案」 stays disabled until a run,
+saved or new, has a proposal.
 """
 
 from __future__ import annotations
@@ -35,6 +40,20 @@ from throne_lib.kit.balance import (
 )
 from throne_lib.kit.balance_report import (
     apply_changes,
+    proposal_changes,
+    save_result,
+)
+from throne_lib.kit.balance_run import RunFile
+from throne_lib.kit.balance_saved import (
+    duration_zh,
+    estimate_html,
+    estimate_seconds,
+    latest_run,
+    read_speed,
+    record_speed,
+    run_head_html,
+    saved_detail_html,
+    saved_path,
 )
 from throne_lib.kit.charts import set_cjk_font
 
@@ -151,13 +170,7 @@ def rules_label(space: SearchSpace, name: str) -> str:
     return f"{label}（{name}）" if label else name
 
 
-def _duration(seconds: float) -> str:
-    """``42 秒`` / ``3.5 分钟`` / ``1.2 小时``."""
-    if seconds < 90:
-        return f"{seconds:.0f} 秒"
-    if seconds < 5400:
-        return f"{seconds / 60:.1f} 分钟"
-    return f"{seconds / 3600:.1f} 小时"
+_duration = duration_zh
 
 
 def _tell_html(t: Tell, blocks: int, per_block: float) -> str:
@@ -232,6 +245,7 @@ class SuggestPanel:
         self.names = dict(names or {})
         self.result: BalanceResult | None = None
         self.game: BalanceGame | None = None
+        self.saved_run: RunFile | None = None  # the run shown before this page ran one
         d = Budget()
         self.band = w.FloatRangeSlider(
             value=(0.45, 0.55), min=0.3, max=0.7, step=0.01, description="胜率区间"
@@ -270,9 +284,10 @@ class SuggestPanel:
         )  # fmt: skip
         self.estimate_button = w.Button(description="估算用时", icon="clock-o")
         self.estimate_button.on_click(lambda _: self.estimate())
-        self.estimate_label = w.HTML(
-            "<span style='color:#5d6778'>点「估算用时」：按本机刚测得的速度估计一次搜索的用时</span>"
-        )
+        self.estimate_label = w.HTML()
+        self.estimate_label.add_class("tp-balance-estimate")
+        self.run_head = w.HTML()  # which run the proposals below come from
+        self.run_head.add_class("tp-balance-run")
         self._started = 0.0
         self.backend = w.Dropdown(
             options=[("多进程", "process"), ("单进程", "serial"), ("Dask 集群", "dask")],
@@ -296,6 +311,7 @@ class SuggestPanel:
             description="应用此方案", button_style="warning", disabled=True
         )
         self.apply_button.on_click(lambda _: self.apply())
+        self.apply_button.add_class("tp-balance-apply")
         self.applied = w.Label(value="")
         shown = [self.band, self.first] if first_seat else [self.band]
         targets = w.VBox([w.HTML("<b>目标</b>"), *shown, self.freeze])
@@ -319,6 +335,7 @@ class SuggestPanel:
                 w.HBox([self.estimate_button, self.estimate_label]),
                 w.HBox([self.progress, self.status]),
                 self.warning,
+                self.run_head,
                 self.chart,
                 self.choice,
                 w.HBox([self.apply_button, self.applied]),
@@ -326,6 +343,39 @@ class SuggestPanel:
                 self.detail,
             ]
         )
+        for slider in (self.population, self.generations, self.blocks, self.holdout,
+                       self.verify_blocks, self.repair, self.backend):  # fmt: skip
+            slider.observe(lambda _: self._show_estimate(), "value")
+        self._show_estimate()
+        self.show_saved()
+
+    def _workers(self) -> int:
+        return 1 if self.backend.value == "serial" else max(1, (os.cpu_count() or 1))
+
+    def _show_estimate(self) -> None:
+        """The budget's run at the recorded speed (or how to measure one)."""
+        speed = read_speed(self.cards)
+        self.estimate_label.value = estimate_html(speed, self.block_count(), self._workers())
+
+    def show_saved(self) -> RunFile | None:
+        """Show the last saved run on this table, if there is one: its proposals to choose
+        from (「应用此方案」 enabled when it has one), proposal 1's changes and rates."""
+        rf = latest_run(self.cards)
+        self.saved_run = rf
+        if rf is None:
+            self.run_head.value = (
+                "<p style='color:#5d6778'>还没有这张卡表的搜索结果：点「开始搜索」运行第一次搜索"
+                f"（结果保存在 <code>{html.escape(saved_path(self.cards).name)}</code>，"
+                "下次打开本页直接显示）</p>"
+            )
+            return None
+        self.run_head.value = run_head_html(rf, self.cards)
+        self.choice.options = [(f"方案 {n}", n) for n in rf.numbers]
+        if rf.numbers:
+            self.choice.value = rf.numbers[0]
+        self.detail_html.value = saved_detail_html(rf, rf.numbers[0] if rf.numbers else 0)
+        self.apply_button.disabled = not rf.numbers
+        return rf
 
     def _budget(self) -> Budget:
         return Budget(
@@ -370,17 +420,13 @@ class SuggestPanel:
             per_block = time.perf_counter() - started
         finally:
             self.estimate_button.disabled = False
-        blocks = self.block_count()
-        workers = 1 if self.backend.value == "serial" else max(1, (os.cpu_count() or 1))
-        total = per_block * blocks / workers
+        speed = record_speed(self.cards, per_block / max(1, len(block)), len(block), "估算用时")
+        blocks, workers = self.block_count(), self._workers()
         limit = f"；限时 {self.time_limit.value} 分钟" if self.time_limit.value else ""
         plan, least = plan_verification(game, self._budget(), self._targets(), int(self.seed.value))
         self.warning.value = _tell_html(plan, self._budget().verify_blocks, least)
-        self.estimate_label.value = (
-            f"预计最多约 <b>{_duration(total)}</b>（{blocks} 个区块 × 每区块 {per_block:.1f} 秒"
-            f"，{len(block)} 局，本机刚测得{'' if workers == 1 else f'，{workers} 个进程'}）{limit}"
-        )
-        return total
+        self.estimate_label.value = estimate_html(speed, blocks, workers) + limit
+        return estimate_seconds(speed, blocks, workers)
 
     def _tick(self, h: dict[str, Any]) -> None:
         elapsed = time.perf_counter() - self._started
@@ -426,7 +472,14 @@ class SuggestPanel:
         self.progress.max = budget.generations + 1 + budget.repair
         self.progress.value = 0
         self._started = time.perf_counter()
-        self.status.value = "开始搜索……"
+        speed = read_speed(self.cards)
+        limit = 60.0 * self.time_limit.value if self.time_limit.value else math.inf
+        guess = (
+            f"预计最多约 {_duration(min(limit, estimate_seconds(speed, self.block_count(), self._workers())))}"
+            if speed is not None
+            else "第一代完成后给出剩余时间"
+        )  # fmt: skip
+        self.status.value = f"开始搜索……{guess}"
         self.warning.value = ""
         self.applied.value = ""
         self.apply_button.disabled = True  # until this run has a proposal
@@ -443,7 +496,9 @@ class SuggestPanel:
             )
         finally:
             self.button.disabled = False
-        self.game, self.result = game, res
+        elapsed = time.perf_counter() - self._started
+        self.game, self.result, self.saved_run = game, res, None
+        self._remember(res, text, elapsed)
         if res.verified_tell is not None:
             self.warning.value = _tell_html(res.verified_tell, budget.verify_blocks, res.per_block)
         self.chart.clear_output()
@@ -466,9 +521,43 @@ class SuggestPanel:
         self.apply_button.disabled = not res.proposals
         return res
 
+    def _remember(self, res: BalanceResult, text: str, elapsed: float) -> None:
+        """Save the run for the page's next visit (and ``throne balance show``), and
+        keep the speed it ran at for the next estimate."""
+        import hashlib
+
+        path = saved_path(self.cards)
+        record = {
+            "command": "看板「开始搜索」",
+            "backend": self.backend.value,
+            "seconds": round(elapsed, 1),
+            "cards": {"path": self.cards.name, "sha256": hashlib.sha256(text.encode()).hexdigest()},
+        }
+        try:
+            save_result(res, path, run=record, names=self.names)
+        except OSError as exc:
+            self.run_head.value = (
+                f"<p style='color:#c0392b'>结果未能保存：{html.escape(str(exc))}</p>"
+            )
+        else:
+            self.run_head.value = (
+                f"<p style='font-size:13px'><b>本次搜索</b>（{_duration(elapsed)}，"
+                f"{res.matches_played} 局）已保存到 <code>{html.escape(str(path))}</code></p>"
+            )
+        if res.matches_played and self.game is not None:
+            per_block = len(self.game.block(random.Random(0), 0))
+            per_match = elapsed * self._workers() / res.matches_played
+            record_speed(self.cards, per_match, per_block, "开始搜索")
+            self._show_estimate()
+
     def _on_choice(self, change: dict[str, Any]) -> None:
-        if change.get("new") is not None and self.result is not None:
+        if change.get("new") is None:
+            return
+        if self.result is not None:
             self.show(int(change["new"]))
+        elif self.saved_run is not None:
+            self.detail.clear_output()
+            self.detail_html.value = saved_detail_html(self.saved_run, int(change["new"]))
 
     def show(self, number: int) -> None:
         """Proposal ``number``: its diff, rules changes, rates and heatmaps."""
@@ -503,18 +592,24 @@ class SuggestPanel:
     def apply(self) -> str:
         """Write the selected proposal into the card table (atomic; the live watcher
         reloads it). Returns the status text."""
-        assert self.result is not None and self.game is not None
-        p = self.result.proposal(int(self.choice.value))
+        number = int(self.choice.value)
         try:
-            _, _, rules = apply_changes(
-                self.game, self.cards, dict(p.changes), base_values(p.changes, self.result.space)
-            )
+            if self.result is not None and self.game is not None:
+                p = self.result.proposal(number)
+                changes, base = dict(p.changes), base_values(p.changes, self.result.space)
+                game = self.game
+            elif self.saved_run is not None:  # a saved run's proposal, on today's table
+                changes, base = proposal_changes(self.saved_run.frame, number)
+                game = self.make_game(self.cards.read_text(encoding="utf-8"))
+            else:
+                raise ValueError("还没有方案：先运行一次搜索")
+            _, _, rules = apply_changes(game, self.cards, changes, base)
         except (ValueError, OSError) as exc:
             status = f"未应用：{exc}"
         else:
             note = (
                 f"；规则改动需在 {self.rules_type}(...) 中设置：{'; '.join(rules)}" if rules else ""
             )
-            status = f"方案 {p.number} 已写入 {self.cards.name}{note}"
+            status = f"方案 {number} 已写入 {self.cards.name}{note}"
         self.applied.value = status
         return status
