@@ -63,3 +63,33 @@ def test_a_corrupt_results_file_is_reported_and_kept(tmp_path: Path) -> None:
     bad.write_bytes(b"not parquet")
     page = BalancePage(backend="serial", results_dir=tmp_path)
     assert "读不出来" in page.view.value and bad.read_bytes() == b"not parquet"
+
+
+def test_the_sweep_says_how_long_it_takes_before_and_while_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36, item 9: with no saved sweep the page says how long the first one takes
+    (its matches at the repository's recorded speed, results/balance/speed.json), the
+    estimate follows the widgets, and a run shows time used and left."""
+    import json
+
+    from throne_lib.games.throne.cards import DEFAULT_PATH
+    from throne_lib.kit.balance_saved import LOGS_ENV
+
+    monkeypatch.setenv(LOGS_ENV, str(tmp_path / "no-local-record"))
+    record = json.loads((DEFAULT_PATH.parent / "results/balance/speed.json").read_text())
+    per_match = record["cards.csv"]["seconds_per_match"]
+    page = small_page(tmp_path)
+    n, seconds = page.sweep_seconds()
+    assert n == len(page.specs()) and seconds == pytest.approx(per_match * n)
+    assert f"这一轮 {n} 局，预计约" in page.estimate.value
+    page.matches.value = 3
+    assert f"这一轮 {3 * n} 局" in page.estimate.value  # follows the slider
+    fresh = BalancePage(backend="serial", results_dir=tmp_path / "empty")
+    assert "还没有保存的模拟结果" in fresh.view.value and "按记录的速度约需" in fresh.view.value
+    page.matches.value = 1
+    seen: list[str] = []
+    page.status.observe(lambda ch: seen.append(str(ch["new"])), names="value")
+    page.run()
+    assert seen[0].startswith(f"模拟中：0/{n} 局，预计约")
+    assert any("已用" in s and "预计还需约" in s for s in seen)

@@ -285,9 +285,9 @@ class SuggestPanel:
         self.estimate_button = w.Button(description="估算用时", icon="clock-o")
         self.estimate_button.on_click(lambda _: self.estimate())
         self.estimate_label = w.HTML()
-        self.estimate_label.add_class("tp-balance-estimate")
+        self.estimate_label.add_class("tp-suggest-estimate")
         self.run_head = w.HTML()  # which run the proposals below come from
-        self.run_head.add_class("tp-balance-run")
+        self.run_head.add_class("tp-suggest-run")
         self._started = 0.0
         self.backend = w.Dropdown(
             options=[("多进程", "process"), ("单进程", "serial"), ("Dask 集群", "dask")],
@@ -311,7 +311,7 @@ class SuggestPanel:
             description="应用此方案", button_style="warning", disabled=True
         )
         self.apply_button.on_click(lambda _: self.apply())
-        self.apply_button.add_class("tp-balance-apply")
+        self.apply_button.add_class("tp-suggest-apply")
         self.applied = w.Label(value="")
         shown = [self.band, self.first] if first_seat else [self.band]
         targets = w.VBox([w.HTML("<b>目标</b>"), *shown, self.freeze])

@@ -4,7 +4,8 @@ the estimate of a first run (issue 36, item 9).
 
 Where things are, for a card table ``T.csv`` in folder ``D``:
 
-- ``D/logs/balance/suggest-T.parquet``: the panel's last run (:func:`saved_path`; the
+- ``D/logs/balance/suggest-T.parquet`` (``$THRONE_BALANCE_LOGS`` instead of
+  ``D/logs/balance`` when set): the panel's last run (:func:`saved_path`; the
   file ``throne balance suggest --out`` writes, so ``throne balance show`` and
   ``verify`` read it too). Without one, the newest run for ``T.csv`` under
   ``D/results/balance/`` (:func:`shipped_runs`: the runs the repository keeps).
@@ -37,8 +38,14 @@ from throne_lib.kit.textfile import write_atomic
 SPEED_FILE = "speed.json"
 
 
+LOGS_ENV = "THRONE_BALANCE_LOGS"
+
+
 def runs_dir(cards: str | Path) -> Path:
-    """``logs/balance/`` beside the card table (git-ignored: this machine's runs)."""
+    """``logs/balance/`` beside the card table (git-ignored: this machine's runs), or
+    the folder ``$THRONE_BALANCE_LOGS`` names (the browser tests' own)."""
+    if os.environ.get(LOGS_ENV):
+        return Path(os.environ[LOGS_ENV])
     return Path(cards).resolve().parent / "logs" / "balance"
 
 
@@ -90,15 +97,16 @@ def _speed_files(cards: str | Path) -> list[Path]:
 
 
 def read_speed(cards: str | Path) -> dict[str, Any] | None:
-    """The newest speed record for the table ``cards`` (this machine's, else the
-    repository's), with ``source`` (the file it came from); None when neither has one."""
+    """The speed record for the table ``cards``: this machine's, else the repository's,
+    with ``source`` (the file it came from) and ``mine`` (this machine's); None when
+    neither has one."""
     for path in _speed_files(cards):
         try:
             record = json.loads(path.read_text(encoding="utf-8")).get(Path(cards).name)
         except (OSError, ValueError, AttributeError):
             continue
         if isinstance(record, dict) and float(record.get("seconds_per_match", 0)) > 0:
-            return {**record, "source": str(path)}
+            return {**record, "source": str(path), "mine": path == _speed_files(cards)[0]}
     return None
 
 
@@ -123,7 +131,7 @@ def record_speed(
     data[Path(cards).name] = record
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-    return {**record, "source": str(path)}
+    return {**record, "source": str(path), "mine": True}
 
 
 def _build() -> str:
@@ -157,7 +165,7 @@ def estimate_html(speed: Mapping[str, Any] | None, blocks: int, workers: int) ->
             "（测一个区块）；第一代完成后进度条旁也会给出剩余时间</span>"
         )
     total = estimate_seconds(speed, blocks, workers)
-    where = "本机" if "logs" in Path(str(speed.get("source", ""))).parts else "仓库记录"
+    where = "本机" if speed.get("mine") else "仓库记录"
     procs = f"，{workers} 个进程" if workers > 1 else ""
     build = {"pure": "，纯 Python 引擎", "compiled": "，编译引擎"}.get(str(speed.get("build")), "")
     return (

@@ -6,6 +6,11 @@ atomically), and the page shows the newest file when it opens — nothing is sim
 a visit. Every cell of the matchup table carries its number of matches and the Wilson
 95% interval (``throne_lib.kit.analytics.wilson``), so 0.50 from two games reads as what it
 is. Names are the cards' Chinese names; the tables have Chinese headers.
+
+Beside the button, how long the sweep the widgets describe takes (its matches at the
+speed recorded for the table, :mod:`throne_lib.kit.balance_saved`: this machine's
+balance runs, else the repository's ``results/balance/speed.json``); while it runs, the
+matches done, the time used and the time left.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import html
 import math
+import os
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,8 +28,10 @@ import pandas as pd
 
 from throne_lib.games.throne.analytics import endings, first_player_advantage, sides
 from throne_lib.games.throne.cards import CardDB, load_cards
+from throne_lib.games.throne.live import cards_path
 from throne_lib.games.throne.ui.app import AGENT_ZH
 from throne_lib.kit.analytics import rates, wilson
+from throne_lib.kit.balance_saved import duration_zh, read_speed
 
 ROOT = Path(__file__).resolve().parents[4]
 RESULTS_DIR = ROOT / "logs" / "balance"
@@ -221,23 +230,52 @@ class BalancePage:
         self.progress.layout.visibility = "hidden"
         self.status = w.HTML()
         self.status.add_class("tp-balance-status")
+        self.estimate = w.HTML()  # how long the sweep the widgets describe takes
+        self.estimate.add_class("tp-balance-estimate")
         self.view = w.HTML()
         self.results: pd.DataFrame | None = None
         self.source: Path | None = None
         self._task: asyncio.Future[Any] | None = None
         controls = w.VBox([self.agent, self.matches, self.seed, self.backend])
-        run = w.VBox([self.button, self.progress, self.status])
+        run = w.VBox([self.button, self.estimate, self.progress, self.status])
         self.widget = w.VBox([w.HBox([self.generals, controls, run]), self.view])
         self.widget.add_class("tp-balance")
+        for control in (self.generals, self.matches, self.backend):
+            control.observe(lambda _: self.show_estimate(), "value")
+        self.show_estimate()
         self.load_latest()
+
+    def _workers(self) -> int:
+        return 1 if self.backend.value == "serial" else max(1, os.cpu_count() or 1)
+
+    def sweep_seconds(self) -> tuple[int, float | None]:
+        """(matches of the sweep the widgets describe, the seconds it takes at the
+        recorded speed; None: no speed recorded)."""
+        n = len(self.specs())
+        speed = read_speed(Path(self.cards) if self.cards else cards_path())
+        if speed is None:
+            return n, None
+        return n, float(speed["seconds_per_match"]) * n / self._workers()
+
+    def show_estimate(self) -> str:
+        n, seconds = self.sweep_seconds()
+        if seconds is None:
+            text = f"这一轮 {n} 局（本机还没有测速记录，开始后按进度给出剩余时间）"
+        else:
+            procs = f"，{self._workers()} 个进程" if self._workers() > 1 else ""
+            text = f"这一轮 {n} 局，预计约 <b>{duration_zh(seconds)}</b>（按记录的速度{procs}）"
+        self.estimate.value = f"<span style='color:#5d6778;font-size:12px'>{text}</span>"
+        return text
 
     def load_latest(self) -> None:
         """Show the newest saved sweep, or say how to make one."""
         path = latest_results(self.results_dir)
         if path is None:
+            n, seconds = self.sweep_seconds()
+            took = f"，按记录的速度约需 {duration_zh(seconds)}" if seconds is not None else ""
             self.view.value = (
                 "<div class='tp-balance-results' style='color:#5d6778'>还没有保存的模拟结果："
-                "选择将领与每对局数，点「运行新一轮模拟」。</div>"
+                f"选择将领与每对局数，点「运行新一轮模拟」（现在的选择：{n} 局{took}）。</div>"
             )
             return
         try:
@@ -273,11 +311,19 @@ class BalancePage:
         specs = self.specs()
         self.progress.max, self.progress.value = max(len(specs), 1), 0
         self.progress.layout.visibility = "visible"
-        self.status.value = f"模拟中：0/{len(specs)} 局"
+        _, seconds = self.sweep_seconds()
+        guess = f"，预计约 {duration_zh(seconds)}" if seconds is not None else ""
+        self.status.value = f"模拟中：0/{len(specs)} 局{guess}"
+        started = time.perf_counter()
 
         def on_row(_: dict[str, Any]) -> None:
             self.progress.value += 1
-            self.status.value = f"模拟中：{self.progress.value}/{len(specs)} 局"
+            done, used = self.progress.value, time.perf_counter() - started
+            left = used / done * (len(specs) - done)
+            self.status.value = (
+                f"模拟中：{done}/{len(specs)} 局 · 已用 {duration_zh(used)}"
+                f"，预计还需约 {duration_zh(left)}"
+            )
 
         df = simulate(
             specs, backend=self.backend.value, cards=self.cards, progress=False, on_row=on_row
