@@ -90,6 +90,8 @@ def test_a_run_is_saved_timed_and_shown_at_the_next_visit(tmp_path: Path) -> Non
     again = _panel(tmp_path)  # the page opened again: the saved run at once
     assert again.result is None and again.saved_run is not None
     assert "上次的搜索结果" in again.run_head.value
+    assert "logs/balance/suggest-cards.parquet" in again.run_head.value  # from the table's folder
+    assert rf.run["finished"] in again.run_head.value and "看板「开始搜索」" in again.run_head.value
     assert [v for _, v in again.choice.options] == rf.numbers
     first = res.proposals[0]
     assert f"方案 {first.number}：{first.n_changes} 处改动" in again.detail_html.value

@@ -39,7 +39,7 @@ def _run_tiny_search(page: Page) -> None:
     page.get_by_role("button", name="开始搜索").click()
     expect(page.get_by_text("留出验证完成")).to_be_visible(timeout=RUN_TIMEOUT_MS)
     found = page.get_by_text("调整后 after").or_(page.get_by_text("没有找到比现状更平衡的方案"))
-    expect(found.first).to_be_visible()
+    expect(found.first).to_be_visible(timeout=RUN_TIMEOUT_MS)  # after the verification
 
 
 @pytest.mark.parametrize(

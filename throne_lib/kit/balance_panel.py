@@ -531,6 +531,7 @@ class SuggestPanel:
             "command": "看板「开始搜索」",
             "backend": self.backend.value,
             "seconds": round(elapsed, 1),
+            "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "cards": {"path": self.cards.name, "sha256": hashlib.sha256(text.encode()).hexdigest()},
         }
         try:

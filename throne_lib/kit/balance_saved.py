@@ -191,10 +191,10 @@ def run_head_html(rf: RunFile, cards: str | Path) -> str:
     run = rf.run or {}
     first = rf.frame[rf.frame["proposal"] == 0]
     seed = int(first["seed"].iloc[0]) if "seed" in first.columns else None
-    when = dt.datetime.fromtimestamp(rf.path.stat().st_mtime, dt.UTC).strftime("%Y-%m-%d %H:%M")
+    when = f"，{html.escape(str(run['finished']))}" if run.get("finished") else ""
     command = run.get("command") or "看板「开始搜索」"
     parts = [
-        f"<b>上次的搜索结果</b>（<code>{html.escape(_shown(rf.path))}</code>，{when} UTC）：",
+        f"<b>上次的搜索结果</b>（<code>{html.escape(_shown(rf.path, cards))}</code>{when}）：",
         f"{html.escape(str(command))}",
         f" · 种子 {seed} · {run.get('matches_played', '?')} 局"
         f" · {len(rf.numbers)} 个方案。点「开始搜索」重新运行。",
@@ -208,9 +208,10 @@ def run_head_html(rf: RunFile, cards: str | Path) -> str:
     return "<p style='font-size:13px'>" + "".join(parts) + "</p>"
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Path, cards: str | Path) -> str:
+    """``path`` from the card table's folder (the repository's root) when it lies under it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(path.resolve().relative_to(Path(cards).resolve().parent))
     except ValueError:
         return str(path)
 
@@ -253,24 +254,30 @@ def saved_detail_html(rf: RunFile, number: int) -> str:
         out.append(f"<p>{line}</p>")
     else:
         out.append("<p>这次搜索没有找到比现状更平衡的方案；下表是现状的胜率。</p>")
+    if number > 0:
+        cols = [
+            (b_col, f"调整前 before（{where}）", False),
+            (a_col, f"调整后 after（{where}）", True),
+        ]
+    else:  # the unchanged table: on the holdout, and on the verification seeds if any
+        cols = [("after", "现状（留出对局）", not verified)]
+        cols += [("verify", "现状（复核）", True)] if verified else []
     table = []
     for _, r in rows.iterrows():
-        g, a = str(r["group"]), float(r[a_col])
+        g = str(r["group"])
         first = g == FIRST
-        ok = a <= first_max if first else lo <= a <= hi
-        colour = "#5d6778" if math.isnan(a) else ("#1e8449" if ok else "#c0392b")
+        cells = []
+        for col, _, judged in cols:
+            rate = float(r[col])
+            ok = rate <= first_max if first else lo <= rate <= hi
+            colour = (
+                "#5d6778" if math.isnan(rate) or not judged else ("#1e8449" if ok else "#c0392b")
+            )
+            shown = _pct(rate, float(r[f"{col}_low"]), float(r[f"{col}_high"]))
+            cells.append(f"<td style='color:{colour}'>{shown}</td>")
         label = "先手 first seat" if first else names.get(g, g)
-        b = _pct(float(r[b_col]), float(r[f"{b_col}_low"]), float(r[f"{b_col}_high"]))
-        after = _pct(a, float(r[f"{a_col}_low"]), float(r[f"{a_col}_high"]))
-        table.append(
-            f"<tr><td>{html.escape(label)}</td><td>{b}</td>"
-            f"<td style='color:{colour}'>{after}</td></tr>"
-        )
-    head = (
-        f"<tr><th></th><th>调整前 before（{where}）</th><th>调整后 after（{where}）</th></tr>"
-        if number > 0
-        else f"<tr><th></th><th>现状（{where}）</th><th>现状（{where}）</th></tr>"
-    )
+        table.append(f"<tr><td>{html.escape(label)}</td>{''.join(cells)}</tr>")
+    head = "<tr><th></th>" + "".join(f"<th>{title}</th>" for _, title, _ in cols) + "</tr>"
     out.append(f"<table style='font-size:12px'>{head}{''.join(table)}</table>")
     return "".join(out)
 
