@@ -10,7 +10,7 @@ founded and selected: its summon cells lit); replay the golden log at round 5; t
 climb in progress (the map after a start, ``tower-map-*``, then the first battle under
 way); balance after a small sweep run from its button (the heatmap with n and the 95%
 intervals) and a tiny 调平建议 search (``balance-suggest-*``: that section scrolled to
-the top). The tower's save goes to a temporary file; the sweep is saved in
+the top; the whole section at 1440×900 is ``docs/img/balance_suggest.png``). The tower's save goes to a temporary file; the sweep is saved in
 ``logs/balance/`` like any other. Not a test: look at them.
 """
 
@@ -161,6 +161,10 @@ def _balance(page: Any, shot: Callable[[str], None]) -> None:
     heading.evaluate("e => e.scrollIntoView({ block: 'start' })")
     page.wait_for_timeout(500)
     shot("suggest")
+    if page.viewport_size and page.viewport_size["width"] == 1440:  # docs/balance.md's figure
+        path = ROOT / "docs" / "img" / "balance_suggest.png"
+        page.locator(".tp-suggest").first.screenshot(path=str(path))
+        print(path.relative_to(ROOT))
 
 
 # A page's action drives it into use; shot(tag) saves what is in view now as

@@ -343,6 +343,7 @@ class SuggestPanel:
                 self.detail,
             ]
         )
+        self.widget.add_class("tp-suggest")
         for slider in (self.population, self.generations, self.blocks, self.holdout,
                        self.verify_blocks, self.repair, self.backend):  # fmt: skip
             slider.observe(lambda _: self._show_estimate(), "value")
