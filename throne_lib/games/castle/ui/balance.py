@@ -6,10 +6,17 @@ The tables reuse :func:`throne_lib.games.castle.report.long_rows` (one row per s
 the kit's Wilson intervals (:func:`throne_lib.kit.analytics.rates`); the sweep is the
 kit's :func:`throne_lib.kit.sim.simulate` over :func:`~throne_lib.kit.sim.seat_specs`,
 the same matches ``throne simulate --game castle --players N`` plays.
+
+The page opens on the newest saved sweep: its own last one (``logs/castle-balance-latest
+.parquet``) when there is one, else the repository's ``results/castle-balance.parquet``.
+Beside the button, how long the sweep the widgets describe takes at the recorded speed
+(:func:`throne_lib.kit.balance_saved.read_speed` for ``cards-castle.csv``); while it
+runs, the matches done, the time used and the time left.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +26,7 @@ import pandas as pd
 from throne_lib.games.castle.report import long_rows
 from throne_lib.games.castle.rules import ROLE_ZH
 from throne_lib.kit.analytics import rates
+from throne_lib.kit.balance_saved import duration_zh, read_speed
 from throne_lib.kit.sim import load_results, save_results, seat_specs, simulate
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -119,8 +127,8 @@ class BalancePanel:
     def __init__(self, path: str | Path = SAVED, latest: str | Path | None = None) -> None:
         import ipywidgets as w
 
-        self.path = Path(path)
         self.latest = Path(latest) if latest else ROOT / "logs" / "castle-balance-latest.parquet"
+        self.path = self.latest if self.latest.exists() else Path(path)  # the newest sweep
         self.df = load_results(self.path) if self.path.exists() else pd.DataFrame()
         self.players = w.SelectMultiple(
             options=list(range(4, 9)), value=tuple(range(4, 9)), description="人数", rows=5
@@ -130,19 +138,42 @@ class BalancePanel:
         self.button = w.Button(description="运行新模拟", button_style="primary", icon="play")
         self.bar = w.IntProgress(value=0, min=0, max=1, description="进度")
         self.status = w.HTML()
+        self.estimate = w.HTML()  # how long the sweep the widgets describe takes
+        self.estimate.add_class("tp-balance-estimate")
         self.out = w.Output()
         self.button.on_click(lambda _b: self.run())
-        controls = w.VBox([w.HBox([self.players, w.VBox([self.n, self.seed, self.button])]),
+        controls = w.VBox([w.HBox([self.players, w.VBox([self.n, self.seed, self.button,
+                                                         self.estimate])]),
                            w.HBox([self.bar, self.status])])  # fmt: skip
         self.widget = w.VBox([controls, self.out])
+        for control in (self.players, self.n):
+            control.observe(lambda _: self.show_estimate(), "value")
+        self.show_estimate()
         self.show(self.source())
+
+    def sweep_seconds(self) -> tuple[int, float | None]:
+        """(matches of the sweep the widgets describe, the seconds it takes at the
+        recorded speed, one process; None: no speed recorded)."""
+        from throne_lib.games.castle.cards import DEFAULT_PATH
+
+        n = int(self.n.value) * len(self.players.value)
+        speed = read_speed(DEFAULT_PATH)
+        return n, None if speed is None else float(speed["seconds_per_match"]) * n
+
+    def show_estimate(self) -> str:
+        n, seconds = self.sweep_seconds()
+        took = "本机还没有测速记录" if seconds is None else f"预计约 <b>{duration_zh(seconds)}</b>"
+        text = f"这一轮 {n} 局，{took}（按记录的速度，单进程）"
+        self.estimate.value = f"<span style='color:#5d6778;font-size:12px'>{text}</span>"
+        return text
 
     def source(self) -> str:
         if self.df.empty:
             return f"尚无保存的结果（{self.path.name}）。"
         counts = self.df.groupby("players").size()
         each = "、".join(f"{p} 人 {c} 局" for p, c in counts.items())
-        return f"已保存结果 {self.path.name}：{each}。"
+        shown = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        return f"已保存结果 {shown}：{each}。"
 
     def show(self, note: str) -> None:
         from IPython.display import HTML, display
@@ -162,10 +193,20 @@ class BalancePanel:
         n = int(self.n.value)
         self.bar.max, self.bar.value = max(1, n * len(players)), 0
         self.button.disabled = True
-        self.status.value = "模拟中…"
+        _, seconds = self.sweep_seconds()
+        total = int(self.bar.max)
+        self.status.value = f"模拟中：0/{total} 局" + (
+            f"，预计约 {duration_zh(seconds)}" if seconds is not None else ""
+        )
+        started = time.perf_counter()
 
         def tick(_row: dict[str, Any]) -> None:
             self.bar.value += 1
+            done, used = int(self.bar.value), time.perf_counter() - started
+            self.status.value = (
+                f"模拟中：{done}/{total} 局 · 已用 {duration_zh(used)}"
+                f"，预计还需约 {duration_zh(used / done * (total - done))}"
+            )
 
         try:
             self.df = sweep(players, n, seed=int(self.seed.value), on_row=tick)
