@@ -154,7 +154,7 @@ def _balance(page: Any, shot: Callable[[str], None]) -> None:
     for label, value in (("种群", 2), ("代数", 1), ("搜索区块", 2), ("留出区块", 1)):
         set_slider(page, label, value)
     page.get_by_role("button", name="开始搜索").click()
-    page.get_by_text("留出验证完成").wait_for(timeout=600_000)
+    page.locator(".tp-suggest-run", has_text="本次搜索").wait_for(timeout=600_000)
     page.wait_for_timeout(1000)
     # Voilà's page scrolls inside #rendered_cells: the section's heading to the top.
     heading = page.get_by_text("调平建议 · Balance suggestions").first

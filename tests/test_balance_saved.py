@@ -111,10 +111,15 @@ def test_a_run_is_saved_timed_and_shown_at_the_next_visit(tmp_path: Path) -> Non
         assert status.startswith(f"方案 {last.number} 已写入 cards.csv")
         assert (tmp_path / "cards.csv").read_text(encoding="utf-8") == last.table
         assert again.apply().startswith("未应用")  # the table moved on: refused
-    # a new run announces its estimate from the recorded speed
+    # a new run announces its estimate from the recorded speed, and the saved run's
+    # proposals give way to it at once
     again.generations.value = 1
+    heads: list[str] = []
+    again.run_head.observe(lambda ch: heads.append(str(ch["new"])), names="value")
     again.run()
     assert ticks and ticks[0].startswith("开始搜索……预计最多约")
+    assert "搜索中" in heads[0] and "本次搜索" in heads[-1]
+    assert again.saved_run is None and again.result is not None
 
 
 def test_a_saved_run_says_when_the_table_changed_since(tmp_path: Path) -> None:

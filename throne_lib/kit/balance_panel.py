@@ -484,6 +484,13 @@ class SuggestPanel:
         self.warning.value = ""
         self.applied.value = ""
         self.apply_button.disabled = True  # until this run has a proposal
+        # the run shown so far (saved or earlier) gives way to this one
+        self.result, self.saved_run = None, None
+        self.choice.options = []
+        self.chart.clear_output()
+        self.detail.clear_output()
+        self.detail_html.value = ""
+        self.run_head.value = "<p style='color:#5d6778'>搜索中：完成后在这里显示它的方案</p>"
         self.button.disabled = True
         try:
             res = suggest(
