@@ -155,7 +155,9 @@ def _balance(page: Any, shot: Callable[[str], None]) -> None:
         set_slider(page, label, value)
     page.get_by_role("button", name="开始搜索").click()
     page.locator(".tp-suggest-run", has_text="本次搜索").wait_for(timeout=600_000)
-    page.wait_for_timeout(1000)
+    done = page.get_by_text("调整后 after").or_(page.get_by_text("没有找到比现状更平衡的方案"))
+    done.first.wait_for(timeout=120_000)  # the proposal's detail, drawn after the save
+    page.wait_for_timeout(2000)  # and its heatmaps
     # Voilà's page scrolls inside #rendered_cells: the section's heading to the top.
     heading = page.get_by_text("调平建议 · Balance suggestions").first
     heading.evaluate("e => e.scrollIntoView({ block: 'start' })")

@@ -54,6 +54,7 @@ from throne_lib.kit.balance_saved import (
     run_head_html,
     saved_detail_html,
     saved_path,
+    shown_path,
 )
 from throne_lib.kit.charts import set_cjk_font
 
@@ -551,7 +552,8 @@ class SuggestPanel:
         else:
             self.run_head.value = (
                 f"<p style='font-size:13px'><b>本次搜索</b>（{_duration(elapsed)}，"
-                f"{res.matches_played} 局）已保存到 <code>{html.escape(str(path))}</code></p>"
+                f"{res.matches_played} 局）已保存到 <code>{html.escape(shown_path(path, self.cards))}</code>"
+                "，下次打开本页时显示</p>"
             )
         if res.matches_played and self.game is not None:
             per_block = len(self.game.block(random.Random(0), 0))

@@ -194,7 +194,7 @@ def run_head_html(rf: RunFile, cards: str | Path) -> str:
     when = f"，{html.escape(str(run['finished']))}" if run.get("finished") else ""
     command = run.get("command") or "看板「开始搜索」"
     parts = [
-        f"<b>上次的搜索结果</b>（<code>{html.escape(_shown(rf.path, cards))}</code>{when}）：",
+        f"<b>上次的搜索结果</b>（<code>{html.escape(shown_path(rf.path, cards))}</code>{when}）：",
         f"{html.escape(str(command))}",
         f" · 种子 {seed} · {run.get('matches_played', '?')} 局"
         f" · {len(rf.numbers)} 个方案。点「开始搜索」重新运行。",
@@ -208,7 +208,7 @@ def run_head_html(rf: RunFile, cards: str | Path) -> str:
     return "<p style='font-size:13px'>" + "".join(parts) + "</p>"
 
 
-def _shown(path: Path, cards: str | Path) -> str:
+def shown_path(path: Path, cards: str | Path) -> str:
     """``path`` from the card table's folder (the repository's root) when it lies under it."""
     try:
         return str(path.resolve().relative_to(Path(cards).resolve().parent))
