@@ -165,7 +165,14 @@ def _balance(page: Any, shot: Callable[[str], None]) -> None:
     shot("suggest")
     if page.viewport_size and page.viewport_size["width"] == 1440:  # docs/balance.md's figure
         path = ROOT / "docs" / "img" / "balance_suggest.png"
-        page.locator(".tp-suggest").first.screenshot(path=str(path))
+        section = page.locator(".tp-suggest").first
+        box = section.bounding_box()
+        # Voilà's page scrolls inside #rendered_cells, which paints only what is in view:
+        # a window as tall as the section, for the time of the picture
+        page.set_viewport_size({"width": 1440, "height": int(box["height"] if box else 900) + 120})
+        page.wait_for_timeout(1500)
+        section.screenshot(path=str(path))
+        page.set_viewport_size({"width": 1440, "height": 900})
         print(path.relative_to(ROOT))
 
 
