@@ -30,19 +30,13 @@ out_path = (
     else ROOT / "results/first_views/cards_grid_copy_ab.jsonl"
 )
 out = out_path.open("a", encoding="utf-8")
-heated = "[throne] page built, waiting for a visitor"
 with sync_playwright() as p:
     b = p.chromium.launch(executable_path="/usr/bin/chromium", args=C.CHROMIUM_ARGS, headless=True)
     for i in range(pairs):
         for native in (True, False) if i % 2 == 0 else (False, True):
-            server = C._VoilaServer("notebooks")
+            server = C._VoilaServer("notebooks", pools={"cards.ipynb": 1})
             server.wait_ready()
-            t0 = time.monotonic()
-            while (
-                server.log_path.read_text(errors="replace").count(heated) < 2
-                and time.monotonic() - t0 < 240
-            ):
-                time.sleep(0.5)
+            server.wait_preheated(1, timeout=240)  # the cards page's kernel has built it
             time.sleep(1)
             ctx = b.new_context(viewport={"width": 1440, "height": 900})
             page = ctx.new_page()

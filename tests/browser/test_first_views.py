@@ -95,7 +95,7 @@ def test_cards_grid_looks_the_same_with_the_fast_cell_copy(
     the rounding of anti-aliased text edges (un- and re-premultiplied alpha)."""
     import numpy as np
 
-    server = voila_server("notebooks/cards.ipynb")
+    server = voila_server("notebooks/cards.ipynb", pools={})  # a kernel of its own each
     try:
         server.wait_ready()
         url = server.url

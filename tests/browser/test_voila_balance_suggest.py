@@ -49,7 +49,7 @@ def _run_tiny_search(page: Page) -> None:
 def test_balance_suggestions_from_home(
     voila_server: Any, page: Page, artifacts_dir: Path, link: str, first_seat: bool, shot: str
 ) -> None:
-    server = voila_server("notebooks")
+    server = voila_server("notebooks", pools={})  # no preheated kernels
     try:
         server.wait_ready()
         page.set_viewport_size({"width": 1440, "height": 1000})
@@ -87,7 +87,7 @@ def test_balance_suggestions_from_home(
 def test_throne_balance_page_opens_on_the_saved_run(
     voila_server: Any, page: Page, artifacts_dir: Path
 ) -> None:
-    server = voila_server("notebooks/balance.ipynb")
+    server = voila_server("notebooks/balance.ipynb", pools={})
     try:
         server.wait_ready()
         page.set_viewport_size({"width": 1440, "height": 1000})
