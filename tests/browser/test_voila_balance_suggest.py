@@ -19,6 +19,11 @@ import pytest
 from playwright.sync_api import Page, expect
 from widget_input import set_slider
 
+from throne_lib.kit.balance_run import load_run
+from throne_lib.kit.balance_saved import shipped_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+
 pytestmark = pytest.mark.browser
 
 
@@ -59,11 +64,20 @@ def test_balance_suggestions_from_home(
         home_link.click()
         expect(page.get_by_role("button", name="开始搜索")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
         expect(page.get_by_text("先手上限")).to_have_count(1 if first_seat else 0)
-        # before any run: how long one takes, nothing to apply
-        expect(page.locator(".tp-suggest-run").last).to_contain_text("还没有这张卡表的搜索结果")
+        # before any run of the page: the repository's run on the table, if it keeps one
+        # (apply on when it has a proposal), else nothing to apply; how long a run takes
+        table = ROOT / ("cards-pin.csv" if first_seat else "cards-castle.csv")
+        kept = shipped_runs(table)
+        head, apply = page.locator(".tp-suggest-run").last, page.locator(".tp-suggest-apply").last
+        if kept:
+            expect(head).to_contain_text(f"上次的搜索结果（results/balance/{kept[0].name}）")
+            has = bool(load_run(kept[0]).numbers)
+            expect(apply).to_be_enabled() if has else expect(apply).to_be_disabled()
+        else:
+            expect(head).to_contain_text("还没有这张卡表的搜索结果")
+            expect(apply).to_be_disabled()
         expect(page.locator(".tp-suggest-estimate").last).to_contain_text("一次搜索预计最多约")
         expect(page.locator(".tp-suggest-estimate").last).to_contain_text("仓库记录")
-        expect(page.locator(".tp-suggest-apply").last).to_be_disabled()
         _run_tiny_search(page)
         expect(page.locator(".tp-suggest-run").last).to_contain_text("本次搜索")
         page.screenshot(path=str(artifacts_dir / f"{shot}.png"), full_page=True)
