@@ -78,6 +78,61 @@ def pool_sizes(pools: dict[str, Any]) -> dict[str, int]:
     return {k: v for k, v in sizes.items() if v > 0}
 
 
+def cpu_by_kind(root: int) -> dict[str, float]:
+    """CPU seconds (user + system) so far of ``root`` and its descendants, by kind: chromium's
+    process types (renderer, gpu-process, browser …), ipykernel, voila, other."""
+    parent: dict[int, int] = {}
+    stats: dict[int, tuple[str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+            cmd = (
+                (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            )
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields[1])
+        kind = "other"
+        if "chrom" in cmd:
+            m = re.search(r"--type=([\w-]+)", cmd)
+            kind = f"chromium-{m.group(1) if m else 'browser'}"
+        elif "playwright" in cmd or "node" in cmd.split(" ")[0]:
+            kind = "playwright"
+        elif "ipykernel" in cmd:
+            kind = "kernels"
+        elif "voila" in cmd:
+            kind = "voila"
+        stats[pid] = (kind, (int(fields[11]) + int(fields[12])) / tick)
+    out: dict[str, float] = {}
+    for pid, (kind, cpu) in stats.items():
+        p = pid
+        while p > 1 and p != root:
+            p = parent.get(p, 0)
+        if p == root:
+            out[kind] = out.get(kind, 0.0) + cpu
+    return out
+
+
+def cpu_delta(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    return {k: round(b.get(k, 0.0) - a.get(k, 0.0), 2) for k in sorted(set(a) | set(b))}
+
+
+def kernel_timeline(server: Server, epoch0: float) -> dict[str, dict[str, Any]]:
+    """The pool kernels' ``[throne] timeline`` lines (``$THRONE_TIMELINE``): per kernel id,
+    each event's time in s after ``epoch0``."""
+    server._log.flush()
+    out: dict[str, dict[str, Any]] = {}
+    for m in re.finditer(r"\[throne\] timeline (\S+) (\S+)(?: widgets=(\d+))? ([\d.]+)",
+                         server.log_path.read_text(encoding="utf-8", errors="replace")):  # fmt: skip
+        k = out.setdefault(m.group(1), {})
+        k[m.group(2)] = round(float(m.group(4)) - epoch0, 3)
+        if m.group(3):
+            k["widgets"] = int(m.group(3))
+    return out
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -88,7 +143,12 @@ class Server:
     """``voila notebooks/`` as ``dev.py serve`` starts it; the log in tests/artifacts/."""
 
     def __init__(
-        self, store: Path, label: str, pools: dict[str, Any], fill_delay: float | None
+        self,
+        store: Path,
+        label: str,
+        pools: dict[str, Any],
+        fill_delay: float | None,
+        timeline: bool = False,
     ) -> None:
         self.port = free_port()
         bin_dir = Path(sys.executable).parent
@@ -96,6 +156,8 @@ class Server:
         env["JUPYTER_PATH"] = str(ROOT / "share" / "jupyter")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env["THRONE_PLAYTESTS"] = str(store)  # the kernels inherit it
+        if timeline:
+            env["THRONE_TIMELINE"] = "1"  # preheat.timeline: visitor came, page built
         artifacts = ROOT / "tests" / "artifacts"
         artifacts.mkdir(exist_ok=True)
         self.log_path = artifacts / f"join_at_once-{label}-{self.port}.log"
@@ -158,9 +220,63 @@ class Server:
         self._log.close()
 
 
-async def open_seat(browser: Any, url: str, seat: int, status: str, t0: float) -> dict[str, Any]:
+# Page-side marks (``--timeline``): performance.now() of DOMContentLoaded, of the first
+# rendered widget view, and when the last script finished loading.
+MARKS = """
+window.__tpMarks = {};
+document.addEventListener('DOMContentLoaded', () => { __tpMarks.dcl = performance.now(); });
+window.addEventListener('load', () => { __tpMarks.load = performance.now(); });
+new MutationObserver((_, obs) => {
+  if (!__tpMarks.widget && document.querySelector('.jupyter-widgets.widget-box, .jupyter-widgets.widget-inline-hbox, .jupyter-widgets.widget-html')) {
+    __tpMarks.widget = performance.now(); obs.disconnect();
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
+METHOD = re.compile(rb'"method":\s*"(\w+)"')
+
+
+async def open_seat(
+    browser: Any, url: str, seat: int, status: str, t0: float, timeline: bool = False
+) -> dict[str, Any]:
     context = await browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
     page = await context.new_page()
+    ws_log: dict[str, Any] = {"frames": 0, "bytes": 0, "types": {}}
+    cdp = None
+    if timeline:
+        await page.add_init_script(MARKS)
+        cdp = await context.new_cdp_session(page)
+        await cdp.send("Performance.enable")
+
+        def on_ws(ws: Any) -> None:
+            if "/channels" not in ws.url:
+                return
+            ws_log.setdefault("ws_open", time.perf_counter() - t0)
+
+            def on_frame(payload: Any, sent: bool = False) -> None:
+                data = payload if isinstance(payload, bytes) else str(payload).encode()
+                now = time.perf_counter() - t0
+                if sent:
+                    ws_log.setdefault("first_sent", now)
+                    return
+                ws_log["frames"] += 1
+                ws_log["bytes"] += len(data)
+                m = MSG_TYPE.search(data)
+                kind = m.group(1).decode() if m else "?"
+                if kind.startswith("comm"):
+                    ws_log.setdefault("first_comm", now)
+                    meth = METHOD.search(data)
+                    if meth and meth.group(1) == b"update_states":
+                        ws_log["states_s"] = now
+                        ws_log["states_bytes"] = len(data)
+                ws_log["types"][kind] = ws_log["types"].get(kind, 0) + 1
+                ws_log["last_frame"] = now
+
+            ws.on("framereceived", on_frame)
+            ws.on("framesent", lambda p: on_frame(p, sent=True))
+
+        page.on("websocket", on_ws)
+    epoch0 = time.time() - (time.perf_counter() - t0)  # wall clock of t0
     await page.goto(url, wait_until="commit", timeout=300_000)
     await page.locator(f".playtest-state[data-seat='{seat}']").wait_for(timeout=300_000)
     await page.locator(status).first.wait_for(timeout=300_000)
@@ -169,8 +285,52 @@ async def open_seat(browser: Any, url: str, seat: int, status: str, t0: float) -
         "(() => { const n = performance.getEntriesByType('navigation')[0];"
         " return [n.responseEnd, n.loadEventEnd]; })()"
     )
-    return {"seat": seat, "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
-            "loaded_s": round(nav[1] / 1000, 3), "context": context, "page": page}  # fmt: skip
+    row: dict[str, Any] = {
+        "seat": seat, "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
+        "loaded_s": round(nav[1] / 1000, 3), "context": context, "page": page,
+    }  # fmt: skip
+    if timeline and cdp is not None:
+        marks = await page.evaluate(
+            "(() => { const s = performance.getEntriesByType('resource')"
+            ".filter(e => e.initiatorType === 'script');"
+            " return {origin: performance.timeOrigin, ...window.__tpMarks,"
+            " scripts: s.length, script_kb: s.reduce((a, e) => a + e.encodedBodySize, 0) / 1024,"
+            " scripts_end: Math.max(0, ...s.map(e => e.responseEnd))}; })()"
+        )
+        nav_start = marks["origin"] / 1000 - epoch0  # navigation start, s after t0
+
+        def at(key: str) -> float | None:
+            v = marks.get(key)
+            return None if v is None else round(nav_start + v / 1000, 3)
+
+        metrics = {m["name"]: m["value"] for m in
+                   (await cdp.send("Performance.getMetrics"))["metrics"]}  # fmt: skip
+        row["timeline"] = {
+            "navigation": round(nav_start, 3),
+            "html": round(nav_start + nav[0] / 1000, 3),
+            "dom_content_loaded": at("dcl"),
+            "scripts_fetched": at("scripts_end"),
+            "load_event": at("load"),
+            "kernel_ws_open": ws_log.get("ws_open"),
+            "first_comm_msg": ws_log.get("first_comm"),
+            "widget_states": ws_log.get("states_s"),
+            "first_widget_view": at("widget"),
+            "interactive": round(tti, 3),
+        }
+        row["kernel_id"] = await page.evaluate(
+            "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+        )
+        row["scripts"] = marks.get("scripts")
+        row["script_kb"] = round(marks.get("script_kb", 0))
+        row["ws_frames"] = ws_log["frames"]
+        row["ws_kb"] = round(ws_log["bytes"] / 1024, 1)
+        row["states_kb"] = round(ws_log.get("states_bytes", 0) / 1024, 1)
+        row["ws_types"] = ws_log["types"]
+        row["renderer_cpu_s"] = {  # this page's main thread, until interactive
+            k: round(metrics.get(k, 0.0), 3)
+            for k in ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
+        }
+    return row
 
 
 async def close_seat(result: dict[str, Any]) -> None:
@@ -197,11 +357,22 @@ async def one_round(
     ]
     taken0 = server.count(TAKEN)
     before = load()
+    cpu0 = cpu_by_kind(os.getpid()), cpu_by_kind(server.proc.pid)
     t0 = time.perf_counter()
+    epoch0 = time.time()
     got = await asyncio.gather(
-        *(open_seat(browser, u, s, STATUS[args.game], t0) for s, u in enumerate(links))
-    )
+        *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline)
+          for s, u in enumerate(links))
+    )  # fmt: skip
     after = load()
+    mine = cpu_delta(cpu0[0], cpu_by_kind(os.getpid()))  # the browser's and the server's
+    cpu = {"browser": {k: v for k, v in mine.items() if k.startswith(("chromium", "playwright"))},
+           "server": cpu_delta(cpu0[1], cpu_by_kind(server.proc.pid))}  # fmt: skip
+    if args.timeline:
+        kernels = kernel_timeline(server, epoch0)
+        for g in got:
+            g["kernel"] = kernels.get(g.get("kernel_id", ""), {})
+        print_timeline(got, cpu, time.perf_counter() - t0)
     preheated = server.count(TAKEN) - taken0
     await asyncio.gather(*(close_seat(g) for g in got))
     times = [g["interactive_s"] for g in got]
@@ -215,7 +386,30 @@ async def one_round(
         flush=True,
     )  # fmt: skip
     return [{"round": r, "config": name, **g, "preheated_pages": preheated,
-             "load_before": before, "load_after": after} for g in got]  # fmt: skip
+             "load_before": before, "load_after": after,
+             "cpu_round_s": cpu if args.timeline else None} for g in got]  # fmt: skip
+
+
+def print_timeline(got: list[dict[str, Any]], cpu: dict[str, Any], span: float) -> None:
+    """One line per page: each mark's seconds after the links were opened."""
+    for g in got:
+        tl, k = g["timeline"], g.get("kernel", {})
+        marks = [("nav", tl["navigation"]), ("visitor", k.get("visitor")),
+                 ("built", k.get("built")), ("html", tl["html"]),
+                 ("dcl", tl["dom_content_loaded"]), ("js", tl["scripts_fetched"]),
+                 ("load", tl["load_event"]), ("ws", tl["kernel_ws_open"]),
+                 ("comm", tl["first_comm_msg"]), ("states", tl["widget_states"]),
+                 ("view", tl["first_widget_view"]), ("ready", tl["interactive"])]  # fmt: skip
+        print(f"  seat {g['seat']}: " + " ".join(
+            f"{n} {v:.2f}" if isinstance(v, float) else f"{n} -" for n, v in marks)
+            + f"; {k.get('widgets', '?')} widgets, {g['ws_frames']} frames {g['ws_kb']} kB"
+            f" (states {g['states_kb']} kB), {g['scripts']} scripts {g['script_kb']} kB;"
+            f" renderer main thread {g['renderer_cpu_s']['TaskDuration']:.2f} s"
+            f" (script {g['renderer_cpu_s']['ScriptDuration']:.2f})", flush=True)  # fmt: skip
+    print(
+        f"  CPU s over the {span:.1f} s round: browser {cpu['browser']}, server {cpu['server']}",
+        flush=True,
+    )
 
 
 def configs(args: argparse.Namespace) -> dict[str, tuple[dict[str, Any], float | None]]:
@@ -253,7 +447,7 @@ async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict
                     if server is None or len(named) > 1:  # several: a server per round
                         if server is not None:
                             server.stop()
-                        server = Server(store, label, pools, delay)
+                        server = Server(store, label, pools, delay, args.timeline)
                         ready = server.wait_warm(warm)
                         mb = server.kernels_memory()
                         print(
@@ -299,6 +493,13 @@ def main() -> None:
         action="append",
         default=[],
         help="also measure voila.json's pools with this refill delay (repeatable)",
+    )
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="per page: navigation, visitor, page built, HTML, DOMContentLoaded, scripts, "
+        "load, kernel websocket, first comm message, widget states, first widget view, "
+        "interactive; widget messages and bytes; renderer and server CPU",
     )
     args = parser.parse_args()
     print(f"load {load()} on {os.cpu_count()} cores")

@@ -22,7 +22,7 @@ from throne_lib.games.throne.cards import DEFAULT_PATH
 from throne_lib.games.throne.live import CardTableWatcher
 from throne_lib.games.throne.ui.app import PlayApp
 from throne_lib.kit.playtest.page import link_params, seat_page
-from throne_lib.kit.ui.preheat import visitor_pending
+from throne_lib.kit.ui.preheat import timeline, visitor_pending
 from throne_lib.ui.demo import wait_for_visitor
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,6 +164,27 @@ def test_a_pool_kernel_reads_its_own_visitors_link_only(
     assert not visitor_pending()
     assert link_params() == {"playtest": "P2", "token": "t3", "seat": "3"}
     assert paths == ["/voila/query/k-seat"]  # the visitor came once: no second wait
+    monkeypatch.delenv("QUERY_STRING")
+
+
+def test_the_timeline_names_the_kernel_and_event_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+    query_server: tuple[int, list[str]],
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """benchmarks/join_at_once.py --timeline sets $THRONE_TIMELINE: a pool kernel logs
+    when its visitor came (kernel id, event, wall clock), never the visitor's link."""
+    port, _ = query_server
+    monkeypatch.delenv("THRONE_TIMELINE", raising=False)
+    timeline("built")
+    assert "[throne] timeline" not in capfd.readouterr().err
+    monkeypatch.setenv("THRONE_TIMELINE", "1")
+    pool_kernel(monkeypatch, port, "k-time")
+    monkeypatch.setitem(PAYLOAD, "QUERY_STRING", "playtest=P9&seat=1&token=secret-t1")
+    assert link_params() == {"playtest": "P9", "token": "secret-t1", "seat": "1"}
+    err = capfd.readouterr().err
+    assert re.search(r"^\[throne\] timeline k-time visitor \d+\.\d{3}$", err, re.M), err
+    assert "secret-t1" not in err and "P9" not in err
     monkeypatch.delenv("QUERY_STRING")
 
 

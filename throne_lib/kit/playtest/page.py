@@ -33,7 +33,7 @@ from throne_lib.kit import registry
 from throne_lib.kit.playtest.session import PlaytestError, PlaytestSession, has_public_view
 from throne_lib.kit.playtest.store import SPECTATOR, PlaytestStore, StoreError, open_store
 from throne_lib.kit.ui.ai import event_loop
-from throne_lib.kit.ui.preheat import wait_for_visitor
+from throne_lib.kit.ui.preheat import timeline, wait_for_visitor
 
 POLL = 0.1  # seconds between two looks at the store (sync within 0.5 s, see docs)
 
@@ -218,4 +218,5 @@ def seat_page(
         return page.bar
     widget = build(page)
     page.start()
+    timeline(f"built widgets={len(getattr(W.widgets.widget, '_instances', ()))}")
     return widget

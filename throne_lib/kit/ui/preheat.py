@@ -22,11 +22,22 @@ import logging
 import os
 import sys
 import threading
+import time
 
 LOG = logging.getLogger("throne.demo")
 
 # Kernel ids of this process that received their visitor: a second call returns at once.
 _visited: set[str] = set()
+
+
+def timeline(event: str) -> None:
+    """With ``$THRONE_TIMELINE`` set (``benchmarks/join_at_once.py --timeline``), write
+    ``[throne] timeline <kernel id> <event> <wall-clock s>`` to the server's log: when a
+    pool kernel's visitor came, when its page was built. Nothing of the page is written."""
+    if os.environ.get("THRONE_TIMELINE") and sys.__stderr__ is not None:
+        kernel_id = os.environ.get("VOILA_KERNEL_ID", "-")
+        sys.__stderr__.write(f"[throne] timeline {kernel_id} {event} {time.time():.3f}\n")
+        sys.__stderr__.flush()
 
 
 def preheated() -> bool:
@@ -89,6 +100,7 @@ def wait_for_visitor() -> None:
     thread.start()
     thread.join()
     _visited.add(kernel_id)
+    timeline("visitor")
     if received:
         for key, value in json.loads(received[0]).items():
             os.environ[str(key)] = str(value)
