@@ -9,8 +9,9 @@ folder. It waits until every preheated kernel of ``voila.json``'s pools has buil
 page (the ``[throne] page built, waiting for a visitor`` lines of
 ``throne_lib.ui.demo.wait_for_visitor`` in the server log), then, each round: creates a
 playtest of ``--game`` with ``--seats`` seats, all human (seed = the round), and opens
-the seat links in as many fresh Chromium contexts at the same moment (asyncio, one
-browser). Time to interactive, per page: from that moment until the page shows its seat
+the seat links in as many Chromium contexts at the same moment (asyncio, one browser):
+the contexts — the people's running browsers — are created before, the tabs at the
+moment (``--contexts-at-once``: both at the moment, as until 2026-12-03). Time to interactive, per page: from that moment until the page shows its seat
 (``.playtest-state[data-seat=K]``) and the game's status line — widgets drawn from the
 kernel's state, so the kernel connection is up and a click reaches it. Also recorded:
 when the page's HTML was complete (the kernel had run the notebook), how many pages got a
@@ -21,6 +22,14 @@ server without the game's pool (each page starts its kernel, as before the pools
 ``--fill-delay S`` adds a server whose pools refill S s after a page takes a kernel.
 With several configurations each round starts a server per configuration, in an order
 that alternates from round to round.
+
+``--timeline`` adds, per page, each step's time after the moment: navigation start, the
+pool kernel's visitor and page built (``[throne] timeline`` lines,
+``throne_lib.kit.ui.preheat.timeline``), HTML complete, DOMContentLoaded, scripts
+fetched, ``load``, the kernel websocket open, the first comm message, the widget states,
+the first widget view, interactive; the websocket's frames and bytes until then; the
+page's renderer main-thread time (CDP ``Performance.getMetrics``); the CPU seconds over
+the round of chromium's processes, Playwright, Voilà and the kernels.
 
 Prints one line per round and a summary; appends one JSON line per page to
 ``results/join_at_once/<label>.jsonl`` (the command, the round, seat, seconds, load).
@@ -236,10 +245,24 @@ MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
 METHOD = re.compile(rb'"method":\s*"(\w+)"')
 
 
+async def new_context(browser: Any) -> Any:
+    return await browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+
+
 async def open_seat(
-    browser: Any, url: str, seat: int, status: str, t0: float, timeline: bool = False
+    browser: Any,
+    url: str,
+    seat: int,
+    status: str,
+    t0: float,
+    timeline: bool = False,
+    context: Any = None,
 ) -> dict[str, Any]:
-    context = await browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    """Open one seat link in ``context`` (a browser already running, as a person's is),
+    or in a new context created now (``--contexts-at-once``: the browser profile's start
+    counted in the time, as before)."""
+    if context is None:
+        context = await new_context(browser)
     page = await context.new_page()
     ws_log: dict[str, Any] = {"frames": 0, "bytes": 0, "types": {}}
     cdp = None
@@ -355,14 +378,19 @@ async def one_round(
         base + urlencode({"playtest": c.playtest.id, "seat": s, "token": c.tokens[s]})
         for s in range(args.seats)
     ]
+    if args.html_only:
+        return await html_only(args, server, links, r, name)
     taken0 = server.count(TAKEN)
     before = load()
+    contexts: list[Any] = [None] * len(links)
+    if not args.contexts_at_once:  # the people's browsers are running: only the tab is new
+        contexts = list(await asyncio.gather(*(new_context(browser) for _ in links)))
     cpu0 = cpu_by_kind(os.getpid()), cpu_by_kind(server.proc.pid)
     t0 = time.perf_counter()
     epoch0 = time.time()
     got = await asyncio.gather(
-        *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline)
-          for s, u in enumerate(links))
+        *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline, c)
+          for (s, u), c in zip(enumerate(links), contexts, strict=True))
     )  # fmt: skip
     after = load()
     mine = cpu_delta(cpu0[0], cpu_by_kind(os.getpid()))  # the browser's and the server's
@@ -388,6 +416,41 @@ async def one_round(
     return [{"round": r, "config": name, **g, "preheated_pages": preheated,
              "load_before": before, "load_after": after,
              "cpu_round_s": cpu if args.timeline else None} for g in got]  # fmt: skip
+
+
+async def html_only(
+    args: argparse.Namespace, server: Server, links: list[str], r: int, name: str
+) -> list[dict[str, Any]]:
+    """``--html-only``: the server's part alone — the links fetched at once by plain HTTP
+    clients (no browser on this machine, as when the people's browsers are their own):
+    until each page's HTML is complete, and the pool kernel's visitor/built marks."""
+    import urllib.request
+
+    def fetch(url: str, t0: float) -> float:
+        with urllib.request.urlopen(url, timeout=300) as response:
+            response.read()
+        return time.perf_counter() - t0
+
+    taken0 = server.count(TAKEN)
+    before = load()
+    cpu0 = cpu_by_kind(server.proc.pid)
+    t0 = time.perf_counter()
+    epoch0 = time.time()
+    done = await asyncio.gather(*(asyncio.to_thread(fetch, u, t0) for u in links))
+    cpu = cpu_delta(cpu0, cpu_by_kind(server.proc.pid))
+    after = load()
+    kernels = list(kernel_timeline(server, epoch0).values())
+    fresh = sorted((k for k in kernels if k.get("visitor", -1) >= 0), key=lambda k: k["visitor"])
+    preheated = server.count(TAKEN) - taken0
+    print(f"round {r} {name:>9}: HTML complete " + " ".join(f"{t:.2f}" for t in done)
+          + " s; visitor " + " ".join(f"{k['visitor']:.2f}" for k in fresh)
+          + " s; built " + " ".join(f"{k.get('built', -1):.2f}" for k in fresh)
+          + f" s; {preheated}/{args.seats} preheated; server CPU {cpu}; load {before[0]:.2f}"
+          f" -> {after[0]:.2f}", flush=True)  # fmt: skip
+    return [{"round": r, "config": name, "seat": s, "html_only": True,
+             "interactive_s": t, "html_s": t, "preheated_pages": preheated,
+             "kernels": fresh, "cpu_round_s": {"server": cpu},
+             "load_before": before, "load_after": after} for s, t in enumerate(done)]  # fmt: skip
 
 
 def print_timeline(got: list[dict[str, Any]], cpu: dict[str, Any], span: float) -> None:
@@ -500,6 +563,19 @@ def main() -> None:
         help="per page: navigation, visitor, page built, HTML, DOMContentLoaded, scripts, "
         "load, kernel websocket, first comm message, widget states, first widget view, "
         "interactive; widget messages and bytes; renderer and server CPU",
+    )
+    parser.add_argument(
+        "--html-only",
+        action="store_true",
+        help="fetch the links by plain HTTP at once, no browser: the server's part alone "
+        "(interactive_s = html_s = HTML complete); needs --timeline for the kernel marks",
+    )
+    parser.add_argument(
+        "--contexts-at-once",
+        action="store_true",
+        help="create each page's browser context at the moment too (as before "
+        "2026-12-03: the profile's start counted in the time); by default the contexts "
+        "exist before and only the tabs open at the moment",
     )
     args = parser.parse_args()
     print(f"load {load()} on {os.cpu_count()} cores")
