@@ -160,6 +160,7 @@ class Server:
         timeline: bool = False,
     ) -> None:
         self.port = free_port()
+        self.warm = sum(pool_sizes(pools).values())  # pool kernels when all are heated
         bin_dir = Path(sys.executable).parent
         env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
         env["JUPYTER_PATH"] = str(ROOT / "share" / "jupyter")
@@ -257,6 +258,7 @@ async def open_seat(
     t0: float,
     timeline: bool = False,
     context: Any = None,
+    profile: bool = False,
 ) -> dict[str, Any]:
     """Open one seat link in ``context`` (a browser already running, as a person's is),
     or in a new context created now (``--contexts-at-once``: the browser profile's start
@@ -299,6 +301,10 @@ async def open_seat(
             ws.on("framesent", lambda p: on_frame(p, sent=True))
 
         page.on("websocket", on_ws)
+        if profile:  # V8's sampling profiler on the page's main thread
+            await cdp.send("Profiler.enable")
+            await cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+            await cdp.send("Profiler.start")
     epoch0 = time.time() - (time.perf_counter() - t0)  # wall clock of t0
     await page.goto(url, wait_until="commit", timeout=300_000)
     await page.locator(f".playtest-state[data-seat='{seat}']").wait_for(timeout=300_000)
@@ -340,6 +346,8 @@ async def open_seat(
             "first_widget_view": at("widget"),
             "interactive": round(tti, 3),
         }
+        if profile:
+            row["profile"] = profile_summary((await cdp.send("Profiler.stop"))["profile"])
         row["kernel_id"] = await page.evaluate(
             "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
         )
@@ -356,14 +364,37 @@ async def open_seat(
     return row
 
 
-async def close_seat(result: dict[str, Any]) -> None:
+def profile_summary(prof: dict[str, Any], top: int = 12) -> dict[str, Any]:
+    """A V8 CPU profile's self time (s) by kind — ``(program)`` (the browser's native work:
+    parsing, compiling, style, layout, paint), ``(garbage collector)``, ``(idle)`` — by
+    script file and by function (the ``top`` largest)."""
+    nodes = {n["id"]: n["callFrame"] for n in prof["nodes"]}
+    by_file: dict[str, float] = {}
+    by_function: dict[str, float] = {}
+    for sample, delta in zip(prof["samples"], prof["timeDeltas"], strict=True):
+        frame = nodes[sample]
+        name = frame["functionName"] or "(anonymous)"
+        file = frame["url"].rsplit("/", 1)[-1].split("?")[0]
+        key = name if name.startswith("(") and not file else f"{name} @{file or '-'}"
+        file_key = file or (name if name.startswith("(") else "(no file)")
+        by_file[file_key] = by_file.get(file_key, 0.0) + delta / 1e6
+        by_function[key] = by_function.get(key, 0.0) + delta / 1e6
+
+    def largest(d: dict[str, float]) -> dict[str, float]:
+        return {k: round(v, 3) for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]}
+
+    return {"total_s": round(sum(by_file.values()), 3), "by_file": largest(by_file),
+            "by_function": largest(by_function)}  # fmt: skip
+
+
+async def close_seat(result: dict[str, Any], keep_context: bool = False) -> None:
     page = result.pop("page")
     context = result.pop("context")
     try:  # the page helpers' kernel stop (as on pagehide), then the tab closes
         await page.evaluate("window.__tpStopKernel && window.__tpStopKernel()")
         await page.wait_for_timeout(300)
     finally:
-        await context.close()
+        await (page.close() if keep_context else context.close())
 
 
 async def one_round(
@@ -385,11 +416,20 @@ async def one_round(
     contexts: list[Any] = [None] * len(links)
     if not args.contexts_at_once:  # the people's browsers are running: only the tab is new
         contexts = list(await asyncio.gather(*(new_context(browser) for _ in links)))
+    if args.warm_visits:  # people who opened the page before: the browser's caches are warm
+        status = STATUS[args.game]
+        for _ in range(args.warm_visits):
+            for (s, u), c in zip(enumerate(links), contexts, strict=True):
+                row = await open_seat(browser, u, s, status, time.perf_counter(), False, c)
+                await close_seat(row, keep_context=True)
+        server.wait_warm(server.warm)  # the pools refilled before the moment
+        time.sleep(args.settle)
+    taken0 = server.count(TAKEN)  # the pages of the moment only
     cpu0 = cpu_by_kind(os.getpid()), cpu_by_kind(server.proc.pid)
     t0 = time.perf_counter()
     epoch0 = time.time()
     got = await asyncio.gather(
-        *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline, c)
+        *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline, c, args.profile)
           for (s, u), c in zip(enumerate(links), contexts, strict=True))
     )  # fmt: skip
     after = load()
@@ -469,6 +509,8 @@ def print_timeline(got: list[dict[str, Any]], cpu: dict[str, Any], span: float) 
             f" (states {g['states_kb']} kB), {g['scripts']} scripts {g['script_kb']} kB;"
             f" renderer main thread {g['renderer_cpu_s']['TaskDuration']:.2f} s"
             f" (script {g['renderer_cpu_s']['ScriptDuration']:.2f})", flush=True)  # fmt: skip
+        if "profile" in g:
+            print(f"    profile {g['profile']['total_s']} s: {g['profile']['by_function']}")
     print(
         f"  CPU s over the {span:.1f} s round: browser {cpu['browser']}, server {cpu['server']}",
         flush=True,
@@ -569,6 +611,20 @@ def main() -> None:
         action="store_true",
         help="fetch the links by plain HTTP at once, no browser: the server's part alone "
         "(interactive_s = html_s = HTML complete); needs --timeline for the kernel marks",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="with --timeline: V8's sampling profile of each page until interactive, "
+        "self time by kind, script file and function, in the rows",
+    )
+    parser.add_argument(
+        "--warm-visits",
+        type=int,
+        default=0,
+        help="before the moment, each context opens its seat link this many times (one "
+        "after another): a person who has opened the page before, the browser's HTTP and "
+        "code caches warm",
     )
     parser.add_argument(
         "--contexts-at-once",
