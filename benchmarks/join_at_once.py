@@ -634,6 +634,10 @@ def main() -> None:
         "exist before and only the tabs open at the moment",
     )
     args = parser.parse_args()
+    if args.warm_visits and args.contexts_at_once:
+        parser.error("--warm-visits needs the contexts created before the moment")
+    if args.profile and not args.timeline:
+        parser.error("--profile needs --timeline")
     print(f"load {load()} on {os.cpu_count()} cores")
     out = ROOT / "results" / "join_at_once" / f"{args.label}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
