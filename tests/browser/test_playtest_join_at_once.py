@@ -23,6 +23,7 @@ pytestmark = pytest.mark.browser
 PEOPLE = 5
 RENDER_TIMEOUT_MS = 300_000  # six pages on CI's two cores
 STEP_TIMEOUT_MS = 60_000
+STDERR = '[data-mime-type="application/vnd.jupyter.stderr"]'
 
 
 def open_page(browser: Browser, url: str) -> Page:
@@ -58,6 +59,8 @@ def test_five_seat_links_opened_at_once_each_get_their_seat_from_the_pool(
         expect(single.locator(".castle-status")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
         expect(single.locator(".playtest-state")).to_have_count(0)
         expect(single.locator(".playtest-error")).to_have_count(0)
+        for page in [*seats, single]:  # no stderr box (this server shows them)
+            expect(page.locator(STDERR)).to_have_count(0)
         # every page was served by a preheated kernel (none started for a visitor)
         assert server.log_count("Using pre-heated kernel") == PEOPLE + 1, server.log_tail()
         # the seat on turn acts; every page follows (they are interactive, not only drawn)
@@ -77,3 +80,25 @@ def test_five_seat_links_opened_at_once_each_get_their_seat_from_the_pool(
     finally:
         for page in pages:
             page.context.close()
+
+
+def test_a_pool_kernels_server_log_line_stays_off_the_page(
+    voila_server: Any, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The play page builds its board before it waits (play.ipynb), so the wait's
+    "page built" line is written while that cell runs: ipykernel forwards what the
+    kernel writes to its stderr (``sys.__stderr__`` too) into the cell's output, which a
+    server showing tracebacks draws as a stderr box. The line goes to the server's log
+    only (``throne_lib.kit.ui.preheat.server_log``)."""
+    # ipykernel leaves file descriptors uncaptured under pytest (PYTEST_CURRENT_TEST,
+    # which the kernels would inherit): capture them, as on a real server
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    server = voila_server("notebooks/play.ipynb", pools={"play.ipynb": 1})
+    server.wait_ready()
+    server.wait_preheated(1)  # the line is in the server's log
+    page = open_page(browser, server.url)
+    expect(page.locator(".tp-match canvas").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    assert server.log_count("Using pre-heated kernel") == 1, server.log_tail()
+    page.wait_for_load_state("networkidle")  # every output of the notebook is drawn
+    assert page.locator(STDERR).count() == 0
+    assert "waiting for a visitor" not in page.inner_text("body")

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import html
 import logging
-import sys
 import traceback
 from types import TracebackType
 from typing import Any
 
+from throne_lib.kit.ui.preheat import server_log
 from throne_lib.kit.ui.preheat import wait_for_visitor as wait_for_visitor  # the notebooks' name
 
 LOG = logging.getLogger("throne.demo")
@@ -221,10 +221,7 @@ def _handler(
 
     text = "".join(traceback.format_exception(etype, value, tb))
     LOG.error("dashboard cell failed:\n%s", text)
-    real_stderr = sys.__stderr__  # the kernel's own stderr: the Voilà server log
-    if real_stderr is not None:
-        real_stderr.write(text)
-        real_stderr.flush()
+    server_log(text)  # the Voilà server's log, not the page
     display(HTML(PANEL.format(what=html.escape(f"{etype.__name__}: {value}"))))
 
 

@@ -50,6 +50,20 @@ def visitor_pending() -> bool:
     return preheated() and os.environ.get("VOILA_KERNEL_ID", "") not in _visited
 
 
+def server_log(line: str) -> None:
+    """Write ``line`` to the kernel process's own stderr, which the Voilà server logs,
+    and never to the page: ipykernel captures file descriptor 2 and forwards what is
+    written there (``sys.__stderr__`` included) to the running cell's output, which
+    Voilà shows the visitor as a pink error box. The descriptor ipykernel keeps for the
+    terminal is the way past that capture."""
+    fd = getattr(sys.stderr, "_original_stdstream_copy", None)  # ipykernel's OutStream
+    if isinstance(fd, int):
+        os.write(fd, line.encode())
+    elif sys.__stderr__ is not None:  # no capture: fd 2 is the process's stderr
+        sys.__stderr__.write(line)
+        sys.__stderr__.flush()
+
+
 def wait_for_visitor() -> None:
     """Pause a preheated kernel until a page claims it (a no-op anywhere else, and once
     the visitor came).
@@ -80,9 +94,7 @@ def wait_for_visitor() -> None:
     received: list[str] = []
     # The server log says when a pool kernel is ready (Voilà's "pool is filled" comes
     # when the kernel starts, before its notebook ran): benchmarks and tests wait for it.
-    if sys.__stderr__ is not None:
-        sys.__stderr__.write(f"[throne] page built, waiting for a visitor: kernel {kernel_id}\n")
-        sys.__stderr__.flush()
+    server_log(f"[throne] page built, waiting for a visitor: kernel {kernel_id}\n")
 
     async def receive() -> None:
         import websockets  # Voilà's own dependency
