@@ -135,6 +135,7 @@ def test_multi_seat_ladder_runs_on_every_backend_alike() -> None:
     a = run_ladder(specs, backend="serial", progress=False)
     b = run_ladder(specs, backend="process", workers=2, progress=False)
     pd.testing.assert_frame_equal(a, b)
+    assert set(a["game"]) == {TAKEAWAY.name}  # the report's header names it
     t = focus_table(a)
     assert t.loc[t["role"] == "all", "seeds"].iloc[0] == 6
 

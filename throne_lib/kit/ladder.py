@@ -128,6 +128,8 @@ def run_ladder(specs: Sequence[MatchSpec], **sim: Any) -> pd.DataFrame:
     """Play the specs (``sim``: :func:`simulate`'s options); rows with a ``ladder`` column."""
     df = simulate(specs, **sim)
     df["ladder"] = df["label"]
+    if "game" not in df and specs:  # Throne's rows do not name their game
+        df["game"] = specs[0].game
     return df
 
 
