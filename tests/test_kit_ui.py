@@ -89,6 +89,32 @@ def test_ai_turns_gate_stops_and_errors_are_shown_not_raised() -> None:
         asyncio.run(AiTurns(c.to_move, boom).run())
 
 
+def test_ai_turns_plays_a_turn_that_began_while_it_was_finishing() -> None:
+    """R-AI-3: the human may end their turn while the AI task awaits ``finish()`` (its
+    last redraw); ``start()`` then sees the task still running, so the task itself must
+    play the AI's new turn, not leave the AI seat to act forever."""
+    c = Counter(2)
+    finished = 0
+
+    async def finish() -> None:
+        nonlocal finished
+        finished += 1
+        await asyncio.sleep(0.01)
+        if finished == 1:  # the human's turn, ended meanwhile: the AI is to act again
+            c.left = 3
+            ai.start()  # what the page does after the human's action: a no-op now
+
+    ai = AiTurns(c.to_move, c.step, c.after, think=lambda: None, finish=finish)
+
+    async def run() -> None:
+        ai.start()
+        assert ai.task is not None
+        await ai.task
+
+    asyncio.run(run())
+    assert (c.steps, c.left, finished) == (5, 0, 2)
+
+
 def test_stepper_moves_within_bounds_and_jumps_to_a_round() -> None:
     seen: list[int] = []
     s = Stepper(5, seen.append, rounds=[0, 1, 1, 2, 3, 3])

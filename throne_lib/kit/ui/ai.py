@@ -89,20 +89,27 @@ class AiTurns:
         """Play the AI seats to the end of their turns (what the task runs)."""
         try:
             loop = asyncio.get_running_loop()
-            while self.to_move():
-                if self.gate is not None and not await self.gate():
-                    break
-                t0 = time.perf_counter()
-                if self.think is not None:
-                    self.chosen = await loop.run_in_executor(None, self.think)
-                await asyncio.sleep(max(0.0, self.delay() - (time.perf_counter() - t0)))
-                if self.to_move():
-                    self.step()
+            gated = False
+            while not gated:
+                while self.to_move():
+                    if self.gate is not None and not await self.gate():
+                        gated = True
+                        break
+                    t0 = time.perf_counter()
+                    if self.think is not None:
+                        self.chosen = await loop.run_in_executor(None, self.think)
+                    await asyncio.sleep(max(0.0, self.delay() - (time.perf_counter() - t0)))
+                    if self.to_move():
+                        self.step()
+                        self.after()
+                if self.finish is not None:
+                    await self.finish()
+                else:
                     self.after()
-            if self.finish is not None:
-                await self.finish()
-            else:
-                self.after()
+                # While finish() was awaited the human may have ended their turn: start()
+                # saw this task still running and left the AI's new turn to it.
+                if not self.to_move():
+                    break
         except Exception as error:  # noqa: BLE001 - show it, never kill the kernel loop
             if self.on_error is None:
                 raise
