@@ -99,7 +99,10 @@ def test_ismcts_is_deterministic_by_seed_and_budget(name: str) -> None:
     m = midgame(name, 3)
     a, b, c = (IsmctsAgent(s, game=name, **SMALL) for s in (5, 5, 6))
     assert tree_stats(a.search(m)) == tree_stats(b.search(m))
-    assert tree_stats(IsmctsAgent(5, game=name, **SMALL).search(m)) != tree_stats(c.search(m))
+    # (the plain search: with the games' widened defaults 4 iterations hold one child)
+    plain = {**SMALL, "policy_prior": 0, "widen": 0}
+    d, e = (IsmctsAgent(s, game=name, **plain) for s in (5, 6))
+    assert tree_stats(d.search(m)) != tree_stats(e.search(m))
     assert IsmctsAgent(5, game=name, **SMALL).choose(m) == IsmctsAgent(5, game=name, **SMALL).choose(m)  # fmt: skip
 
 
@@ -189,6 +192,31 @@ def test_throne_lethal_attack_on_the_throne(db: Any) -> None:
     a = IsmctsAgent(1, game="throne", iterations=60, rollout_actions=10).choose(m)
     m.apply(a)
     assert m.is_over and m.winner == 0, a
+
+
+def test_throne_lethal_is_played_without_a_search_when_widened(db: Any) -> None:
+    """R-THRONE-1: with progressive widening (policy_prior=1, widen=0.5) a 60-iteration
+    search never expands the militia's attack (its rollout policy proposes a skill); the
+    decisive-move check plays the attack that ends the match, before any search. Without
+    the check (decisive=0) the widened agent misses it: the check is what finds it."""
+    text = """
+        side blue general=lionheart mana=10
+        side red general=beast_king mana=10
+        unit d6 red beast_king throne hp=3/40
+        unit c6 red wolf hp=2/2
+        unit d5 blue militia
+    """
+    widened = {"iterations": 60, "rollout_actions": 10, "policy_prior": 1, "widen": 0.5}
+    m = throne_scenario(textwrap.dedent(text), db)
+    agent = IsmctsAgent(1, game="throne", **widened)
+    a = agent.choose(m)
+    assert agent.stats["iterations"] == 0  # no search was needed
+    m.apply(a)
+    assert m.is_over and m.winner == 0, a
+    m = throne_scenario(textwrap.dedent(text), db)
+    a = IsmctsAgent(1, game="throne", decisive=0, **widened).choose(m)
+    m.apply(a)
+    assert not m.is_over, a
 
 
 def test_pin_hq_kill() -> None:
@@ -287,7 +315,7 @@ def test_progressive_widening_bounds_the_children_and_starts_from_the_policy() -
     m = midgame("throne", 3, actions=12)
     legal = m.legal_actions()
     assert len(legal) > 8
-    plain = IsmctsAgent(0, game="throne", iterations=16, rollout_actions=2).search(m)
+    plain = IsmctsAgent(0, game="throne", iterations=16, rollout_actions=2, policy_prior=0, widen=0).search(m)  # fmt: skip
     assert len(plain.children) == min(16, len(legal))
     agent = IsmctsAgent(0, game="throne", iterations=16, rollout_actions=2, policy_prior=1, widen=0.5)  # fmt: skip
     root = agent.search(m)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from throne_lib.kit.ismcts import IsmctsHooks
+from throne_lib.kit.ismcts import WIDENED, IsmctsHooks
 
 CASTLE = ("lord", "reinforcement")
 
@@ -47,4 +47,4 @@ def evaluate(match: Any) -> list[float]:
     return out
 
 
-HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 40})
+HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 40, **WIDENED})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from throne_lib.kit.ismcts import IsmctsHooks
+from throne_lib.kit.ismcts import WIDENED, IsmctsHooks
 
 HQ_WEIGHT = 3.0  # a whole HQ's HP against the board's material
 
@@ -30,4 +30,4 @@ def evaluate(match: Any) -> list[float]:
     return [v, -v]
 
 
-HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 20})
+HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 20, **WIDENED})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from throne_lib.kit.ismcts import IsmctsHooks
+from throne_lib.kit.ismcts import WIDENED, IsmctsHooks
 
 SCALE = 40.0  # evaluation points for tanh(1): about a strong unit and a few throne HP
 
@@ -25,4 +25,4 @@ def evaluate(match: Any) -> list[float]:
     return [v, -v]
 
 
-HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 40})
+HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 40, **WIDENED})
