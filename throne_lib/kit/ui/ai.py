@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 
@@ -25,6 +26,7 @@ def event_loop() -> asyncio.AbstractEventLoop | None:
             return None
 
 
+@dataclass(eq=False)  # eq=False: an instance is one live runner, compared by identity
 class AiTurns:
     """Runs ``step()`` while ``to_move()`` (an AI seat is to act), waiting ``delay()``
     seconds before each action and calling ``after()`` after each (a redraw).
@@ -36,29 +38,19 @@ class AiTurns:
     instead of killing the kernel's loop.
     """
 
-    def __init__(
-        self,
-        to_move: Callable[[], bool],
-        step: Callable[[], Any],
-        after: Callable[[], None] = lambda: None,
-        delay: Callable[[], float] = lambda: 0.0,
-        mode: str = "async",
-        think: Callable[[], Any] | None = None,
-        gate: Callable[[], Awaitable[bool]] | None = None,
-        finish: Callable[[], Awaitable[None]] | None = None,
-        on_error: Callable[[Exception], None] | None = None,
-    ) -> None:
-        self.to_move = to_move
-        self.step = step
-        self.after = after
-        self.delay = delay
-        self.mode = mode
-        self.think = think
-        self.gate = gate
-        self.finish = finish
-        self.on_error = on_error
-        self.chosen: Any = None  # what think() chose for the next step
-        self.task: asyncio.Task[None] | None = None
+    to_move: Callable[[], bool]
+    step: Callable[[], Any]
+    after: Callable[[], None] = lambda: None
+    delay: Callable[[], float] = lambda: 0.0
+    mode: str = "async"
+    _: KW_ONLY
+    think: Callable[[], Any] | None = None
+    gate: Callable[[], Awaitable[bool]] | None = None
+    finish: Callable[[], Awaitable[None]] | None = None
+    on_error: Callable[[Exception], None] | None = None
+    # State, not arguments: what think() chose for the next step, and the running task.
+    chosen: Any = field(default=None, init=False, repr=False)
+    task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     @property
     def running(self) -> bool:
