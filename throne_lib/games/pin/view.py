@@ -122,6 +122,9 @@ def describe(m: PinCore, a: PinAction) -> str:
             return f"格{t}"
         return m.name(parse_ref(t))
 
+    def to(t: str) -> str:  # an optional target ("-": none) after an arrow
+        return f" → {who(t)}" if t != "-" else ""
+
     k = a.kind
     if k == "mulligan":
         return (
@@ -138,8 +141,7 @@ def describe(m: PinCore, a: PinAction) -> str:
     if k == "deploy":
         return f"部署 {db[args[0]].name} → {args[1]}（{db[args[0]].cost}）"
     if k == "play":
-        tail = f" → {who(args[1])}" if args[1] != "-" else ""
-        return f"指令 {db[args[0]].name}{tail}（{db[args[0]].cost}）"
+        return f"指令 {db[args[0]].name}{to(args[1])}（{db[args[0]].cost}）"
     if k == "activate":
         u = m.state.units[parse_ref(args[0])]
         return f"激活 {m.name(u.uid)}（{m.card(u).action_cost}）"
@@ -148,13 +150,11 @@ def describe(m: PinCore, a: PinAction) -> str:
     if k == "attack":
         return f"{who(args[0])} 攻击 {who(args[1])}（{args[2]}）"
     if k == "special":
-        tail = f" → {who(args[1])}" if args[1] != "-" else ""
-        return f"{who(args[0])} 特殊动作{tail}"
+        return f"{who(args[0])} 特殊动作{to(args[1])}"
     if k == "end":
         return "结束回合"
     if k == "counter":
-        tail = f" → {who(args[1])}" if args[1] != "-" else ""
-        return f"反制 {db[args[0]].name}{tail}（{db[args[0]].cost}）"
+        return f"反制 {db[args[0]].name}{to(args[1])}（{db[args[0]].cost}）"
     if k == "pass":
         return "放弃"
     if k == "retreat":
