@@ -55,6 +55,7 @@ from throne_lib.kit.balance_report import (
     verification_text,
 )
 from throne_lib.kit.balance_run import agents_text, load_run, show_text
+from throne_lib.kit.cluster import add_backend_options
 
 if TYPE_CHECKING:
     from throne_lib.kit.balance_panel import SuggestPanel
@@ -350,9 +351,7 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help="do not measure the first-seat rules levers alone before the card search",
     )
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
-    s.add_argument("--workers", type=int, default=None, help="default: all cores")
-    s.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    add_backend_options(s)
     s.add_argument("--out", default=h.out, help="Parquet file of the proposals")
     s.add_argument("--report", default=None, help="also write the text report here")
     s.add_argument(
@@ -382,9 +381,7 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         h.add_arguments(v)
     v.add_argument("--seed", type=int, help="verify seed (default 0)")
     v.add_argument("--blocks", type=int, help="verification blocks (default: the run's holdout's)")
-    v.add_argument("--backend", choices=("process", "dask", "serial"))
-    v.add_argument("--workers", type=int, help="default: all cores")
-    v.add_argument("--scheduler", help="Dask scheduler address")
+    add_backend_options(v)  # unset: the run's (the defaults are suppressed below)
     v.add_argument("--chunk", type=int, help="matches per worker task")
     v.add_argument("--report", help="also write the text report here")
     for action in v._actions:  # the game's options name their defaults: unset is the run's

@@ -1,11 +1,23 @@
-"""A Dask client for the kit's parallel runs (:mod:`throne_lib.kit.sim`'s batches, the
-balance search's evaluator): the cluster at a scheduler's address, or a local one."""
+"""How the kit's parallel runs (:mod:`throne_lib.kit.sim`'s batches, the ladder, the
+balance search's evaluator) spread their matches: the backends, the command-line options
+that choose one, and a Dask client of the cluster at a scheduler's address or a local one."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 from collections.abc import Iterator
 from typing import Any
+
+BACKENDS = ("process", "dask", "serial")
+
+
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """``--backend``, ``--workers`` and ``--scheduler``, the same in every command that
+    runs matches in parallel (``simulate``, ``ladder``, ``balance suggest/verify``)."""
+    p.add_argument("--backend", default="process", choices=BACKENDS)
+    p.add_argument("--workers", type=int, default=None, help="default: all cores")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address")
 
 
 @contextlib.contextmanager

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from throne_lib.kit import registry
+from throne_lib.kit.cluster import add_backend_options
 from throne_lib.kit.sim import MatchSpec, save_results, simulate
 from throne_lib.kit.stats import Z95, wilson
 
@@ -330,9 +331,7 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("-n", "--seeds", type=int, default=20, help="seeds (per pair)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seats", type=int, default=None, help="default: the game's minimum")
-    p.add_argument("--workers", type=int, default=None)
-    p.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
-    p.add_argument("--scheduler", default=None)
+    add_backend_options(p)
     p.add_argument("--out", default="ladder.parquet")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)

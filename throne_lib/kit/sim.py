@@ -40,7 +40,7 @@ from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
 from throne_lib.kit import registry
 from throne_lib.kit.agents import agent_names, make_agent
-from throne_lib.kit.cluster import dask_client
+from throne_lib.kit.cluster import BACKENDS, add_backend_options, dask_client
 
 MAX_ACTIONS = 100_000
 
@@ -302,7 +302,7 @@ def simulate(
     here), ``"dask"`` (the cluster at ``scheduler``, or a ``LocalCluster`` on
     127.0.0.1 with ``workers`` workers) or ``"serial"``. ``cards``: the game's card
     table file (default its registered one)."""
-    if backend not in ("process", "dask", "serial"):
+    if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: process, dask or serial")
     names = {s.game for s in specs} or {registry.DEFAULT_GAME}
     if len(names) > 1:
@@ -414,9 +414,7 @@ def _kit_parser(
                    help=f"the game (default {registry.DEFAULT_GAME})")  # fmt: skip
     p.add_argument("-n", "--matches", type=positive_int, default=10, help="matches (per pair)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
-    p.add_argument("--workers", type=int, default=None, help="default: all cores")
-    p.add_argument("--backend", default="process", choices=("process", "dask", "serial"))
-    p.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    add_backend_options(p)
     p.add_argument("--out", default="results.parquet", help="Parquet file to write")
     p.add_argument("--logs", default=None, help="directory for the match logs (JSONL)")
     p.add_argument("--cards", default=None, help="card table (default: the game's)")
