@@ -248,18 +248,23 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         h.add_arguments(s)
     b = s.add_argument_group("budget")
     d = Budget()
-    b.add_argument("--population", type=int, default=d.population)
-    b.add_argument("--generations", type=int, default=d.generations)
-    b.add_argument("--blocks", type=int, default=d.blocks, help="CRN blocks of the search")
-    b.add_argument("--holdout-blocks", type=int, default=d.holdout_blocks)
-    b.add_argument(
+
+    def budget(flag: str, help: str | None = None, **kw: Any) -> None:
+        """An option for the :class:`Budget` field of the same name, of its type and
+        default (what :func:`_budget` reads back)."""
+        value = getattr(d, flag.removeprefix("--").replace("-", "_"))
+        b.add_argument(flag, type=type(value), default=value, help=help, **kw)
+
+    budget("--population")
+    budget("--generations")
+    budget("--blocks", "CRN blocks of the search")
+    budget("--holdout-blocks")
+    budget(
         "--verify-blocks",
-        type=int,
-        default=d.verify_blocks,
-        metavar="BLOCKS",
-        help="the run's own verification: blocks on seeds no step of it saw, after the "
+        "the run's own verification: blocks on seeds no step of it saw, after the "
         "holdout; whether a proposal meets the targets is said from these alone "
-        f"(default {d.verify_blocks})",
+        "(default %(default)s)",
+        metavar="BLOCKS",
     )
     b.add_argument(
         "--no-prune",
@@ -268,9 +273,9 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help="keep every change of a proposal, also one whose effect on the holdout has "
         "the wrong sign",
     )
-    b.add_argument("--max-changes", type=int, default=d.max_changes)
-    b.add_argument("--proposals", type=int, default=d.proposals, help="proposals shown")
-    b.add_argument("--z", type=float, default=d.z, help="racing: one-sided z to drop a candidate")
+    budget("--max-changes")
+    budget("--proposals", "proposals shown")
+    budget("--z", "racing: one-sided z to drop a candidate")
     b.add_argument("--chunk", type=int, default=4, help="matches per worker task")
     b.add_argument(
         "--time-limit",
@@ -279,70 +284,52 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         metavar="MINUTES",
         help="start no generation that would, with the holdout, end the run later",
     )
-    b.add_argument(
+    budget(
         "--aim",
-        type=float,
-        default=d.aim,
-        help="the search works towards the band narrowed by this on each side "
-        f"(default {d.aim}; the report judges by the band itself)",
+        "the search works towards the band narrowed by this on each side "
+        "(default %(default)s; the report judges by the band itself)",
     )
-    b.add_argument(
+    budget(
         "--repair",
-        type=int,
-        default=d.repair,
+        "after the generations, at most STEPS greedy repair steps for the groups still "
+        "out of band (default %(default)s: none)",
         metavar="STEPS",
-        help="after the generations, at most STEPS greedy repair steps for the groups still "
-        f"out of band (default {d.repair}: none)",
     )
-    b.add_argument(
+    budget(
         "--repair-share",
-        type=float,
-        default=d.repair_share,
-        help=f"with --time-limit, the share of it the generations leave to the repair "
-        f"(default {d.repair_share})",
+        "with --time-limit, the share of it the generations leave to the repair "
+        "(default %(default)s)",
     )
     b.add_argument(
         "--repair-combine",
         action="store_true",
         help="each repair step also tries every general's best move together",
     )
-    b.add_argument(
+    budget(
         "--confirm",
-        type=int,
-        default=d.confirm,
+        "blocks of the repair's own on which a step's chosen move must hold up "
+        "before it is kept (default %(default)s: none)",
         metavar="BLOCKS",
-        help="blocks of the repair's own on which a step's chosen move must hold up "
-        f"before it is kept (default {d.confirm}: none)",
     )
-    b.add_argument(
+    budget(
         "--repair-groups",
-        type=int,
-        default=d.repair_groups,
+        "a repair step works on the N groups (generals, heroes …) furthest out of band "
+        "(default %(default)s)",
         metavar="N",
-        help=f"a repair step works on the N groups (generals, heroes …) furthest out of band "
-        f"(default {d.repair_groups})",
     )
-    b.add_argument(
-        "--repair-tries",
-        type=int,
-        default=d.repair_tries,
-        metavar="N",
-        help=f"… trying at most N knobs of each (default {d.repair_tries})",
-    )
+    budget("--repair-tries", "… trying at most N knobs of each (default %(default)s)", metavar="N")
     b.add_argument(
         "--repair-memory",
         action="store_true",
         help="a repair step's first try for a general is the knob move measured before "
         "that is predicted to help most from here",
     )
-    b.add_argument(
+    budget(
         "--slot-price",
-        type=float,
-        default=d.slot_price,
-        metavar="P",
-        help="with confirm blocks, a repair move must lower the imbalance by at least "
+        "with confirm blocks, a repair move must lower the imbalance by at least "
         "P x (imbalance / changes still free) per change it adds "
-        f"(default {d.slot_price:g}: any gain)",
+        "(default %(default)g: any gain)",
+        metavar="P",
     )
     b.add_argument(
         "--no-rules-first",
@@ -397,6 +384,17 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     a.add_argument("number", type=int, help="proposal number")
     a.add_argument("--cards", default=None, help=cards)
     return p
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    """The :class:`Budget` of the parsed ``suggest`` options: each field from the option
+    of its name (``--time-limit`` is in minutes), ``min_blocks`` at its default."""
+    given = {
+        f.name: getattr(args, f.name) for f in dataclasses.fields(Budget) if f.name != "min_blocks"
+    }
+    if args.time_limit is not None:
+        given["time_limit"] = 60 * args.time_limit
+    return Budget(**given)
 
 
 def options(name: str, **overrides: Any) -> argparse.Namespace:
@@ -469,28 +467,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         _pair(args.length, "length") if args.length else None,
         getattr(args, "first_seat_weight", Targets().first_seat_weight),
     )
-    budget = Budget(
-        args.population,
-        args.generations,
-        args.blocks,
-        args.holdout_blocks,
-        args.max_changes,
-        proposals=args.proposals,
-        z=args.z,
-        time_limit=60 * args.time_limit if args.time_limit is not None else None,
-        rules_first=args.rules_first,
-        aim=args.aim,
-        repair=args.repair,
-        repair_share=args.repair_share,
-        repair_combine=args.repair_combine,
-        confirm=args.confirm,
-        repair_groups=args.repair_groups,
-        repair_tries=args.repair_tries,
-        slot_price=args.slot_price,
-        repair_memory=args.repair_memory,
-        verify_blocks=args.verify_blocks,
-        prune=args.prune,
-    )
+    budget = _budget(args)
     args.rules_knobs = _knobs(args, h)
     game = h.make(table, args)
     bounds = {}
