@@ -10,6 +10,8 @@ A log is a complete, self-contained record of a match (see ``docs/logs.md``)::
     a note      {"note": {"after": i, "seat": "seat2", "text": "这里不公平", "time": ...}}
                 (a playtest note at the moment after action i; replay skips it)
     last line   {"result": {"winner": "blue", "reason": "throne", "round": 10}}  (optional)
+                (a game without its own codec also writes "seats", the seats that won:
+                {"result": {"winner": "敌军", "seats": ["seat1", "seat3"], ...}})
 
 The kit owns the framing (lines, numbering, hashes, ``FILE:LINE`` errors, replay); the
 game owns its header through a :class:`LogCodec` (``Game.log_codec`` in the registry):
@@ -30,7 +32,7 @@ from types import TracebackType
 from typing import Any, Protocol, TextIO
 
 from throne_lib.kit import registry
-from throne_lib.kit.protocol import GameMatch, IllegalAction, check_identity
+from throne_lib.kit.protocol import DRAW, GameMatch, IllegalAction, check_identity
 from throne_lib.kit.textfile import TextFileError, read_text, text_lines, write_atomic
 
 FORMAT = "throne-log"
@@ -125,13 +127,29 @@ class LogRecord:
 
 @dataclass(frozen=True)
 class LogResult:
-    winner: str | None  # a seat name ("blue", "red", "seat2" …) or None for a draw
+    """The result line. ``winner``: the winner as result tables label it
+    (``Game.winner``: a seat name, a side, a role, a team …) or None when nobody won (a
+    draw). ``seats``: the names of the seats that won ([] for a draw); None for a line
+    without them (Throne's codec, whose winner is a seat, and logs written before a win
+    by several seats was named: their ``winner`` is a seat name or null)."""
+
+    winner: str | None
     reason: str
     round: int
     line: int = 0
+    seats: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"result": {"winner": self.winner, "reason": self.reason, "round": self.round}}
+        res: dict[str, Any] = {"winner": self.winner}
+        if self.seats is not None:
+            res["seats"] = list(self.seats)
+        res.update(reason=self.reason, round=self.round)
+        return {"result": res}
+
+    def same(self, other: LogResult) -> bool:
+        """The same result, whichever line each was read from."""
+        key = (self.winner, self.seats, self.reason, self.round)
+        return key == (other.winner, other.seats, other.reason, other.round)
 
     @classmethod
     def of(cls, match: Any, game: str | None = None) -> LogResult:
@@ -221,8 +239,10 @@ class SimpleHeader:
 class SimpleCodec:
     """The log codec of a game that registers none: its matches keep ``seed``,
     ``setups`` (JSON-able) and ``options`` (JSON-able) attributes and a ``history`` of
-    actions with a ``text()`` form; no card-table swaps. The result line names the seat
-    with the best return (None for a tie) and ``round`` is the number of actions."""
+    actions with a ``text()`` form; no card-table swaps. The result line names the
+    winner as result tables do (``Game.winner``; None for a draw), the seats that won,
+    the match's ``end_reason`` when it has one (else "over"), and ``round`` is the
+    number of actions."""
 
     def __init__(self, game: registry.Game) -> None:
         self.game = game
@@ -268,9 +288,17 @@ class SimpleCodec:
         return h
 
     def result(self, match: Any) -> LogResult:
+        label = self.game.winner(match)
+        won = () if label == DRAW else registry.winning_seats(match.returns())
+        reason = str(getattr(match, "end_reason", "") or "over")
+        seats = tuple(self.game.seat_name(s) for s in won)
+        return LogResult(label if seats else None, reason, len(self.history(match)), 0, seats)
+
+    def legacy_result(self, match: Any) -> LogResult:
+        """The result line as written before it named a win by several seats (the one
+        seat with the best return, else null; reason "over"): old logs check against it."""
         r = list(match.returns())
-        best = max(r)
-        win = [s for s, v in enumerate(r) if v == best]
+        win = [s for s, v in enumerate(r) if v == max(r)]
         winner = self.game.seat_name(win[0]) if len(win) == 1 else None
         return LogResult(winner, "over", len(self.history(match)))
 
@@ -521,11 +549,21 @@ def _parse_result(c: LogCodec, data: dict[str, Any], path: str, line: int) -> Lo
     res = field_of(data, "result", dict, err)
     winner = res.get("winner")
     names = list(c.seat_names())
-    if winner is not None and winner not in names:
+    seats: tuple[str, ...] | None = None
+    if "seats" in res:  # the winner is the game's label (a side, a team …), seats name seats
+        listed = res["seats"]
+        if not isinstance(listed, list):
+            raise err(f"result seats {listed!r}: expected a list of seat names")
+        for seat in listed:
+            if seat not in names:
+                raise err(f"result seats: {seat!r} is no seat: expected {', '.join(names)}")
+        seats = tuple(listed)
+        if winner is not None and not (isinstance(winner, str) and winner):
+            raise err(f"result winner {winner!r}: expected the winner's name or null")
+    elif winner is not None and winner not in names:
         raise err(f"result winner {winner!r}: expected {', '.join(names)} or null")
-    return LogResult(
-        winner, str(field_of(res, "reason", str, err)), field_of(res, "round", int, err), line
-    )
+    reason, rnd = str(field_of(res, "reason", str, err)), field_of(res, "round", int, err)
+    return LogResult(winner, reason, rnd, line, seats)
 
 
 def _parse_note(data: dict[str, Any], path: str, line: int, after: int) -> LogNote:
@@ -696,9 +734,12 @@ def iter_replay(
     apply_swaps(len(lf.records))
     if check and lf.result is not None:
         got = c.result(match) if match.is_over else None
-        want = (lf.result.winner, lf.result.reason, lf.result.round)
-        if got is None or (got.winner, got.reason, got.round) != want:
+        legacy = getattr(c, "legacy_result", None)
+        if got is not None and lf.result.seats is None and got.seats is not None and legacy:
+            got = legacy(match)  # a line written before results named several seats
+        if got is None or not got.same(lf.result):
             have = getattr(match, "result_text", lambda: "not over")()
+            want = lf.result.to_dict()["result"]
             raise LogError(
                 lf.path, lf.result.line, f"result {want} does not match the replay ({have})"
             )
