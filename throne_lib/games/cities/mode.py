@@ -206,9 +206,33 @@ def sync(s: State) -> None:
     sweep_fallen(s)
     if w.result is not None and s.stage != "over":
         winners = [q for q, r in enumerate(w.result) if r > 0]
-        what = "平局" if not winners else "、".join(s.hero_name(q) for q in winners) + " 获胜"
         team = f"队伍{w.teams[winners[0]] + 1}" if winners else DRAW
-        end_game(s, list(w.result), w.end_rule, what, team)
+        end_game(s, list(w.result), w.end_rule, end_text(s, w), team)
+
+
+def end_text(s: State, w: CityWar) -> str:
+    """What ended the match, for the 战报 (CW-WIN): the winning team with its heroes
+    (CW-WIN-1/2, or most cities at the round limit, CW-WIN-6); at the round limit the
+    teams that tied, the others losing (CW-WIN-6); or nobody, every player being out
+    at once (CW-WIN-2 with no team left: every seat lost, which is no draw)."""
+    assert w.result is not None
+
+    def teams(won: bool) -> str:
+        seats = [q for q, r in enumerate(w.result or ()) if (r > 0 if won else r == 0)]
+        order = sorted({w.teams[q] for q in seats})
+        return "、".join(
+            f"队伍{t + 1}（{'、'.join(s.hero_name(q) for q in seats if w.teams[q] == t)}）"
+            for t in order
+        )
+
+    limit = mode(s).rules.max_rounds
+    when = f"第{limit}轮结束，" if w.end_rule == "CW-WIN-6" else ""
+    if any(r > 0 for r in w.result):
+        return f"{when}{teams(True)} 获胜"
+    if any(r == 0 for r in w.result):
+        rest = "，其余队伍落败" if any(r < 0 for r in w.result) else ""
+        return f"{when}{teams(False)} 平局{rest}"
+    return f"{when}所有玩家出局，无人获胜"
 
 
 def _exit(s: State, q: int) -> None:
