@@ -55,6 +55,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from voila_pools import pools_args  # noqa: E402 - the browser tests' helper (see its docstring)
+
 NOTEBOOKS = ROOT / "notebooks"
 BUILT = "[throne] page built, waiting for a visitor"
 TAKEN = "Using pre-heated kernel"
@@ -174,8 +177,9 @@ class Server:
         self._log = self.log_path.open("wb")
         # as dev.py serve: kernel sockets as files where there are Unix sockets
         extra = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
-        # the pools on the command line (it replaces voila.json's whole dict)
-        extra.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
+        # the pools in a voila.json of the server's own, searched first: its whole dict
+        # replaces the root's (tests/browser/voila_pools.py: no deprecated dict literal)
+        extra += pools_args(pools, store.parent / f"voila-pools-{self.port}", env)
         if fill_delay is not None:
             extra.append(f"--VoilaKernelManager.fill_delay={fill_delay}")
         self.proc = subprocess.Popen(

@@ -13,10 +13,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import pytest
+from voila_pools import pools_args
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -108,6 +111,7 @@ class _VoilaServer:
         env["JUPYTER_PATH"] = os.pathsep.join(  # the "throne" Voilà template (voila.json)
             p for p in (str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH", "")) if p
         )
+        self._config_dir = Path(tempfile.mkdtemp(prefix="voila-pools-"))
         if (ROOT / notebook).is_dir():  # Voilà 0.5.8's tree mode needs an absolute root
             notebook = str(ROOT / notebook)
         self.proc = subprocess.Popen(
@@ -122,8 +126,9 @@ class _VoilaServer:
                 # Kernel sockets as files named by the kernel's id, not TCP ports picked
                 # by bind-and-close while other test servers start kernels (docs/ui.md).
                 "--KernelManager.transport=ipc",
-                # the whole dict (traitlets warns that a dict literal is deprecated)
-                f"--VoilaKernelManager.kernel_pools_config={json.dumps(server_pools(pools))}",
+                # the pools in a voila.json of the server's own, searched first: its whole
+                # dict replaces the root's (voila_pools.py: not a deprecated dict literal)
+                *pools_args(server_pools(pools), self._config_dir, env),
             ],
             cwd=ROOT,  # voila.json at the repository root is read from here
             env=env,
@@ -200,6 +205,7 @@ class _VoilaServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         self._log.close()
+        shutil.rmtree(self._config_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
