@@ -13,12 +13,18 @@ from typing import Any
 
 import ipywidgets as W
 import pytest
-from playtest_helpers import sent
+from playtest_helpers import (
+    create,
+    export_replays,
+    play_pages,
+    play_under_the_lease,
+    refused,
+    seat_page,
+    sends_the_same,
+)
 
-from throne_lib.cli import main
 from throne_lib.games.pin.ui.playtest import PinPlaytestBoard, pin_page
 from throne_lib.kit.playtest import manage
-from throne_lib.kit.playtest.page import PlaytestPage
 from throne_lib.kit.playtest.session import PlaytestSession, new_match_of
 from throne_lib.kit.playtest.store import SPECTATOR, SqliteStore
 
@@ -26,32 +32,28 @@ from throne_lib.kit.playtest.store import SPECTATOR, SqliteStore
 def setup(
     tmp_path: Path, humans: int = 2, seed: int = 5, rounds: int = 2
 ) -> tuple[SqliteStore, manage.Created]:
-    st = SqliteStore(tmp_path)
-    rules = {"rules": {"round_limit": rounds}}  # PIN-TURN-7: the match ends after it
-    return st, manage.create(st, "pin", 2, humans, think=0.0, seed=seed, options=rules)
+    rules = {"round_limit": rounds}  # PIN-TURN-7: the match ends after it
+    return create(tmp_path, "pin", rules, humans, seed)
 
 
 def board(st: SqliteStore, c: manage.Created, seat: int) -> PinPlaytestBoard:
-    page = PlaytestPage(
-        {"playtest": c.playtest.id, "token": c.tokens[seat]}, store=st, keep_events=True
-    )
-    return PinPlaytestBoard(page)
+    return PinPlaytestBoard(seat_page(st, c, seat))
 
 
-def play(boards: list[PinPlaytestBoard], rng: random.Random, steps: int = 3000) -> None:
-    """Each page polls; the seat to move picks a legal action through its controller
-    (as a click does). A forced pass never reaches the person: their page sent it."""
-    for _ in range(steps):
-        if all(b.match.is_over for b in boards):
-            return
-        for b in boards:
-            b.page.poll()
-            if b.ctrl.my_turn:
-                assert b.match.forced_pass() is None, "the page should have passed"
-                act = rng.choice(b.ctrl.legal())
-                b._guard(lambda b=b, act=act: b.ctrl.apply(act))
-                b.refresh()
-    raise AssertionError("the match did not end")
+def move(b: PinPlaytestBoard, rng: random.Random) -> None:
+    """The seat to move picks a legal action through its controller (as a click does).
+    A forced pass never reaches the person: their page sent it."""
+    assert b.match.forced_pass() is None, "the page should have passed"
+    act = rng.choice(b.ctrl.legal())
+    b._guard(lambda: b.ctrl.apply(act))
+
+
+def play(boards: list[PinPlaytestBoard], rng: random.Random) -> None:
+    def one(b: PinPlaytestBoard) -> None:
+        move(b, rng)
+        b.refresh()
+
+    play_pages(boards, one)
 
 
 def test_two_seat_pages_play_pin_to_the_end_and_agree(tmp_path: Path) -> None:
@@ -72,8 +74,7 @@ def test_two_seat_pages_play_pin_to_the_end_and_agree(tmp_path: Path) -> None:
             assert a.action == "pass" and a.by == "human" and a.seat == m.current_seat
         m.apply(m.parse(a.action))
     assert forced and {a.by for a in st.actions(pid)} == {"human"}
-    log = manage.export(st, pid, tmp_path / "pin.jsonl")
-    assert main(["replay", str(log), "--check"]) == 0
+    export_replays(st, pid, tmp_path / "pin.jsonl")
 
 
 def test_the_battle_report_shows_a_seat_only_its_own_private_events(tmp_path: Path) -> None:
@@ -95,28 +96,24 @@ def test_a_seat_against_the_ai_seat_under_the_lease(tmp_path: Path) -> None:
     st, c = setup(tmp_path, humans=1, seed=3)
     b = board(st, c, 0)
     rng = random.Random(3)
-    for _ in range(3000):
-        if b.match.is_over:
-            break
-        b.page.poll()  # the lease: this page plays the AI seat (think 0 s)
-        if b.ctrl.my_turn:
-            b._guard(lambda: b.ctrl.apply(rng.choice(b.ctrl.legal())))
-    b.page.poll()
-    assert b.match.is_over and b.session.holds_lease is False  # released at the end
-    by = {(a.seat, a.by) for a in st.actions(c.playtest.id)}
+    by = play_under_the_lease(
+        b, lambda b: b._guard(lambda: b.ctrl.apply(rng.choice(b.ctrl.legal()))), st, c.playtest.id
+    )
     assert by == {(0, "human"), (1, "ai")}
 
 
 def test_links_the_pin_page_refuses_and_the_page_without_a_link(tmp_path: Path) -> None:
     st, c = setup(tmp_path)
     pid = c.playtest.id
-    for query, why in [
-        (f"playtest={pid}&seat=-1&token={c.tokens[SPECTATOR]}", "没有旁观视角"),
-        (f"playtest={pid}&seat=0&token=wrong", "令牌不对"),
-        (f"playtest=nope&seat=0&token={c.tokens[0]}", "没有编号为 nope 的牌局"),
-    ]:
-        w = pin_page(store=st, query=query)
-        assert isinstance(w, W.HTML) and why in w.value and "无法加入牌局" in w.value
+    refused(
+        pin_page,
+        st,
+        [
+            (f"playtest={pid}&seat=-1&token={c.tokens[SPECTATOR]}", "没有旁观视角"),
+            (f"playtest={pid}&seat=0&token=wrong", "令牌不对"),
+            (f"playtest=nope&seat=0&token={c.tokens[0]}", "没有编号为 nope 的牌局"),
+        ],
+    )
     joined = pin_page(store=st, query=f"playtest={pid}&seat=1&token={c.tokens[1]}")
     assert isinstance(joined, W.VBox) and "playtest-bar" in joined.children[0]._dom_classes
     single = pin_page(query="")
@@ -149,10 +146,7 @@ def test_a_pin_page_sends_nothing_that_depends_on_what_its_seat_cannot_see(
                 hand = b.match.observation(seat)["hand"]
                 if hand:  # a chosen card: its cells and prompt are drawn too
                     b._card(hand[step % len(hand)])
-            real = sent(b.root, b.canvas, b.refresh, monkeypatch)
-            truth = b.session.match
-            b.session.match = truth.resample(seat, random.Random(step))
-            assert b.session.match.hash() != truth.hash()
-            assert sent(b.root, b.canvas, b.refresh, monkeypatch) == real
+            other = b.session.match.resample(seat, random.Random(step))
+            sends_the_same(b, b.refresh, monkeypatch, other)
             checked += 1
     assert checked >= 12

@@ -15,16 +15,22 @@ from pathlib import Path
 
 import ipywidgets as W
 import pytest
-from playtest_helpers import sent
+from playtest_helpers import (
+    create,
+    export_replays,
+    play_pages,
+    play_under_the_lease,
+    refused,
+    seat_page,
+    sends_the_same,
+)
 
-from throne_lib.cli import main
 from throne_lib.games.throne.actions import Action
 from throne_lib.games.throne.rules import DEFAULT_RULES
 from throne_lib.games.throne.ui.playtest import ThronePlaytestBoard, throne_page
 from throne_lib.games.throne.ui.text import action_text, event_text
 from throne_lib.kit import registry
 from throne_lib.kit.playtest import manage
-from throne_lib.kit.playtest.page import PlaytestPage
 from throne_lib.kit.playtest.session import PlaytestSession
 from throne_lib.kit.playtest.store import SPECTATOR, SqliteStore
 
@@ -32,16 +38,12 @@ from throne_lib.kit.playtest.store import SPECTATOR, SqliteStore
 def setup(
     tmp_path: Path, humans: int = 2, seed: int = 5, rounds: int = 2
 ) -> tuple[SqliteStore, manage.Created]:
-    st = SqliteStore(tmp_path)
-    rules = {"rules": dataclasses.replace(DEFAULT_RULES, round_limit=rounds)}  # R-END-1
-    return st, manage.create(st, "throne", 2, humans, think=0.0, seed=seed, options=rules)
+    rules = dataclasses.replace(DEFAULT_RULES, round_limit=rounds)  # R-END-1
+    return create(tmp_path, "throne", rules, humans, seed)
 
 
 def board(st: SqliteStore, c: manage.Created, seat: int) -> ThronePlaytestBoard:
-    page = PlaytestPage(
-        {"playtest": c.playtest.id, "token": c.tokens[seat]}, store=st, keep_events=True
-    )
-    b = ThronePlaytestBoard(page)
+    b = ThronePlaytestBoard(seat_page(st, c, seat))
     b.ready = True  # as if a browser had drawn the canvas: the layers are sent
     return b
 
@@ -55,15 +57,8 @@ def move(b: ThronePlaytestBoard, rng: random.Random) -> None:
     b.ctrl.apply(act)
 
 
-def play(boards: list[ThronePlaytestBoard], rng: random.Random, steps: int = 3000) -> None:
-    for _ in range(steps):
-        if all(b.match.is_over for b in boards):
-            return
-        for b in boards:
-            b.page.poll()
-            if b.ctrl.my_turn:
-                move(b, rng)
-    raise AssertionError("the match did not end")
+def play(boards: list[ThronePlaytestBoard], rng: random.Random) -> None:
+    play_pages(boards, lambda b: move(b, rng))
 
 
 def test_two_seat_pages_play_throne_to_the_end_and_agree(tmp_path: Path) -> None:
@@ -91,8 +86,7 @@ def test_two_seat_pages_play_throne_to_the_end_and_agree(tmp_path: Path) -> None
     if winner is not None:  # R-END-1: each page names its own side's result
         assert "你赢了" in heads[winner] and "你输了" in heads[1 - winner]
     assert all(b.handled for b in boards)
-    log = manage.export(st, pid, tmp_path / "throne.jsonl")
-    assert main(["replay", str(log), "--check"]) == 0
+    export_replays(st, pid, tmp_path / "throne.jsonl")
 
 
 def test_the_other_seats_moves_stay_lit_and_are_listed(tmp_path: Path) -> None:
@@ -141,15 +135,7 @@ def test_a_seat_against_the_ai_seat_under_the_lease(tmp_path: Path) -> None:
     st, c = setup(tmp_path, humans=1, seed=3)
     b = board(st, c, 0)
     rng = random.Random(3)
-    for _ in range(3000):
-        if b.match.is_over:
-            break
-        b.page.poll()  # the lease: this page plays the AI seat (think 0 s)
-        if b.ctrl.my_turn:
-            move(b, rng)
-    b.page.poll()
-    assert b.match.is_over and b.session.holds_lease is False  # released at the end
-    by = {(a.seat, a.by) for a in st.actions(c.playtest.id)}
+    by = play_under_the_lease(b, lambda b: move(b, rng), st, c.playtest.id)
     assert by == {(0, "human"), (1, "ai")}
     assert "（AI）" in b.info.value
 
@@ -175,13 +161,15 @@ def test_the_spectator_sees_no_hand_and_cannot_act(tmp_path: Path) -> None:
 def test_links_the_throne_page_refuses_and_the_page_without_a_link(tmp_path: Path) -> None:
     st, c = setup(tmp_path)
     pid = c.playtest.id
-    for query, why in [
-        (f"playtest={pid}&seat=0&token=wrong", "令牌不对"),
-        (f"playtest=nope&seat=0&token={c.tokens[0]}", "没有编号为 nope 的牌局"),
-        (f"playtest={pid}&seat=0", "缺少令牌"),
-    ]:
-        w = throne_page(store=st, query=query)
-        assert isinstance(w, W.HTML) and why in w.value and "无法加入牌局" in w.value
+    refused(
+        throne_page,
+        st,
+        [
+            (f"playtest={pid}&seat=0&token=wrong", "令牌不对"),
+            (f"playtest=nope&seat=0&token={c.tokens[0]}", "没有编号为 nope 的牌局"),
+            (f"playtest={pid}&seat=0", "缺少令牌"),
+        ],
+    )
     for seat in (1, SPECTATOR):
         joined = throne_page(store=st, query=f"playtest={pid}&seat={seat}&token={c.tokens[seat]}")
         assert isinstance(joined, W.VBox) and "playtest-bar" in joined.children[0]._dom_classes
@@ -262,15 +250,12 @@ def test_a_throne_page_sends_nothing_that_depends_on_what_it_cannot_see(
             if b.ctrl.my_turn and b.match.phase == "main":
                 select_something(b, step)
                 predicted += bool(b.ctrl.predictions())
-            real = sent(b.root, b.canvas, lambda b=b: redraw(b), monkeypatch)
             truth = b.session.match
             if seat == SPECTATOR:  # red's hidden cards redrawn, then blue's
                 other = truth.resample(0, random.Random(step)).resample(1, random.Random(-step))
             else:
                 other = truth.resample(seat, random.Random(step))
-            b.session.match = other
-            assert b.session.match.hash() != truth.hash()
-            assert sent(b.root, b.canvas, lambda b=b: redraw(b), monkeypatch) == real
+            sends_the_same(b, lambda b=b: redraw(b), monkeypatch, other)
             checked[seat] += 1
     assert min(checked.values()) >= 10 and predicted >= 4
 

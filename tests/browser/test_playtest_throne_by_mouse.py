@@ -18,53 +18,52 @@ import dataclasses
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playtest_helpers import (
+    RENDER_TIMEOUT_MS,
+    STEP_TIMEOUT_MS,
+    MouseSeat,
+    close,
+    create,
+    export_replays,
+    no_errors,
+    on_step,
+    open_seats,
+    painted,
+    screenshots,
+    wait_joined,
+)
+from playwright.sync_api import Browser, expect
 
 from throne_lib import load_cards
-from throne_lib.cli import main
 from throne_lib.games.throne.rules import DEFAULT_RULES
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT as L
 from throne_lib.games.throne.ui.layout import Layout
-from throne_lib.kit.playtest import manage
 from throne_lib.kit.playtest.session import PlaytestSession, new_match_of
-from throne_lib.kit.playtest.store import SqliteStore
 
 pytestmark = pytest.mark.browser
 
-RENDER_TIMEOUT_MS = 300_000  # a kernel start at this machine's load
-STEP_TIMEOUT_MS = 60_000
 DB = load_cards()
-STATE = (
-    "const e = document.querySelector('.tp-state');"
-    " const s = e ? {...e.dataset, text: e.textContent} : null;"
-)
-# the board layer has been painted (its pixel at the canvas centre)
-PAINTED = """(() => {
-  const c = document.querySelector('.tp-match canvas');
-  if (!c || !c.width) return false;
-  const p = c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data;
-  return p[3] > 0;
-})()"""
+CANVAS = ".tp-match canvas"  # the board layer (its pixel at the canvas centre)
+PAINTED = painted(CANVAS)
 
 
 def cell_index(name: str) -> int:
     return (int(name[1:]) - 1) * 7 + (ord(name[0]) - ord("a"))
 
 
-class Seat:
+class Seat(MouseSeat):
     """One person's page, synchronised on the status line's data (``seq`` counts the
-    clicks and buttons its kernel has handled)."""
+    clicks and buttons its kernel has handled) and text."""
 
-    def __init__(self, browser: Browser, url: str, seat: int) -> None:
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-        self.page: Page = context.new_page()
-        self.seat = seat
+    STATE = ".tp-state"
+    TEXT = True
+
+    def setup(self) -> None:
         self.replaced = self.summoned = 0
         self.barracks: list[str] = []  # where this seat founded its barracks
-        self.layout = Layout(turned=seat == 1)  # red's page shows the board turned
+        self.layout = Layout(turned=self.seat == 1)  # red's page shows the board turned
         self.frames: list[str] = []  # every websocket frame the page received
         self.page.on(
             "websocket",
@@ -75,19 +74,6 @@ class Seat:
                 ),
             ),
         )
-        self.page.goto(url, wait_until="commit", timeout=RENDER_TIMEOUT_MS)
-
-    def state(self) -> dict[str, str]:
-        data = self.page.evaluate(f"(() => {{ {STATE} return s; }})()")
-        return dict(data or {})
-
-    def handled(self, click: Any) -> dict[str, str]:
-        seq = int(self.state()["seq"])
-        click()
-        self.page.wait_for_function(
-            f"(() => {{ {STATE} return s && +s.seq > {seq}; }})()", timeout=STEP_TIMEOUT_MS
-        )
-        return self.state()
 
     def click_xy(self, x: float, y: float) -> dict[str, str]:
         box = self.page.locator(".tp-match canvas").first.bounding_box()
@@ -136,25 +122,12 @@ def test_two_people_play_a_throne_playtest_to_the_end(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     monkeypatch.setenv("THRONE_PLAYTESTS", str(tmp_path))  # the server's kernels inherit it
-    st = SqliteStore(tmp_path)
-    rules = {"rules": dataclasses.replace(DEFAULT_RULES, round_limit=1)}
-    c = manage.create(st, "throne", 2, 2, think=0.0, seed=2, options=rules)
+    st, c = create(tmp_path, "throne", dataclasses.replace(DEFAULT_RULES, round_limit=1), seed=2)
     pid = c.playtest.id
-    # a preheated kernel for each page (and none for the other dashboards)
-    server = voila_server("notebooks", pools={"play.ipynb": 2})
-    server.wait_ready()
-    url = server.url + "voila/render/play.ipynb?"
-    seats = [
-        Seat(browser, url + urlencode({"playtest": pid, "seat": s, "token": c.tokens[s]}), s)
-        for s in (0, 1)
-    ]
+    seats: list[Seat] = open_seats(voila_server, browser, "play.ipynb", c, Seat)
     try:
         for s, seat in enumerate(seats):
-            expect(seat.page.locator(".playtest-state")).to_have_attribute(
-                "data-seat", str(s), timeout=RENDER_TIMEOUT_MS
-            )
-            expect(seat.page.locator(".tp-state")).to_have_count(1, timeout=RENDER_TIMEOUT_MS)
-            seat.page.wait_for_function(PAINTED, timeout=STEP_TIMEOUT_MS)
+            wait_joined(seat.page, s, Seat.STATE, CANVAS)
         reloaded = False
         for _ in range(120):
             if not reloaded and st.count(pid) >= 8:  # after the opening: red reopens its link
@@ -179,11 +152,11 @@ def test_two_people_play_a_throne_playtest_to_the_end(
             if not mine:  # the other page has not drawn the last move yet
                 seats[0].page.wait_for_timeout(200)
         n = st.count(pid)
-        for seat in seats:  # both pages end on the last stored step
+        for seat in seats:
             expect(seat.page.locator(".tp-state")).to_have_attribute(
                 "data-phase", "over", timeout=STEP_TIMEOUT_MS
             )
-            expect(seat.page.locator(".playtest-state")).to_have_attribute("data-seq", str(n))
+        on_step(seats, n)  # both pages end on the last stored step
         results = [seat.page.locator(".tp-result").inner_text() for seat in seats]
         final = PlaytestSession(st, pid, c.tokens[0])
         assert final.is_over and final.seq == n
@@ -193,21 +166,15 @@ def test_two_people_play_a_throne_playtest_to_the_end(
         assert all("第 1 回合结束" in r for r in results)
         assert reloaded and seats[0].replaced and all(seat.summoned for seat in seats)
         assert {a.by for a in st.actions(pid)} == {"human"}
-        for s, seat in enumerate(seats):
-            assert seat.page.evaluate(PAINTED)
-            seat.page.screenshot(path=str(artifacts_dir / f"playtest_throne_seat{s}.png"))
+        screenshots(seats, CANVAS, artifacts_dir, "throne")
         for s, words in enumerate(secrets(c.playtest, st.actions(pid))):
             assert words, "the check bites: the other seat held cards never shown"
             text = json.dumps(seats[s].frames, ensure_ascii=False)
             assert seats[s].frames and not [w for w in words if w in text], (s, words)
-        log = manage.export(st, pid, tmp_path / "throne-playtest.jsonl")
-        assert main(["replay", str(log), "--check"]) == 0
-        for seat in seats:
-            errors = seat.page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-            assert errors.count() == 0
+        export_replays(st, pid, tmp_path / "throne-playtest.jsonl")
+        no_errors(seats)
     finally:
-        for seat in seats:
-            seat.page.context.close()
+        close(seats)
 
 
 def secrets(playtest: Any, actions: list[Any]) -> list[set[str]]:
