@@ -111,6 +111,27 @@ def test_pages_skip_the_labextensions_they_do_not_use(
     assert loaded("ipydatagrid") and loaded("bqplot")
 
 
+def test_pages_load_no_mathjax_and_no_pygments(voila_url: Callable[[str], str], page: Page) -> None:
+    """No dashboard shows math or code, so pages load neither Voilà's MathJax 3 nor
+    jupyterlab_pygments: the throne template points Voilà's typesetter at
+    static/no-mathjax.js (a MathJax that typesets nothing) and voila.json denies the
+    pygments extension. Before, every load fetched ~0.5 MB of MathJax chunks (18
+    requests with pygments') and ran MathJax over each label. A "$" in a label stays
+    text."""
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(urlparse(r.url).path))
+    page.goto(voila_url("notebooks/cards.ipynb"))
+    expect(page.locator(".throne-gallery canvas")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+    assert "/voila/templates/throne/static/no-mathjax.js" in fetched
+    assert not any(path.startswith("/voila/labextensions/jupyterlab_pygments/") for path in fetched)
+    mathjax = page.evaluate(
+        "({stub: !!(window.MathJax && window.MathJax.Hub && !window.MathJax.version),"
+        " typeset: document.querySelectorAll('mjx-container, .MathJax').length})"
+    )
+    assert mathjax == {"stub": True, "typeset": 0}
+
+
 VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
 # ipydatagrid 1.4.0's front end was built for a newer JupyterLab and for bqplot's 0.5 front
 # end; no pin clears these two: bqplot ~0.5 (Python 0.12) needs pandas < 3 or lumino 1
