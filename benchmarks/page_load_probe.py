@@ -126,7 +126,7 @@ def one_load(
     page.locator(ready).first.wait_for(state="visible", timeout=120_000)
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     interactive = time.perf_counter() - t0
-    page.wait_for_timeout(300)  # late requests (fonts, lazy chunks)
+    page.wait_for_load_state("networkidle")  # late requests (fonts, lazy chunks)
     prof = None
     if profile:
         from join_at_once import profile_summary
@@ -189,6 +189,14 @@ def one_load(
         "ws": frames,
         "profile": prof,
         "dom": dom,
+        "core_chunks": sorted(  # Voilà's own chunks the page fetched (throne_serving.bundles)
+            {
+                r["url"].split("?")[0].rsplit("/", 1)[-1]
+                for r in reqs.values()
+                if "/voila/static/" in r.get("url", "")
+                and r["url"].split("?")[0].endswith(".voila.js")
+            }
+        ),
         "largest": sorted(
             (
                 (round(r.get("bytes", 0) / 1024, 1), r["url"].split("/voila/")[-1][:90])
@@ -224,11 +232,12 @@ def main() -> None:
             try:  # one browser context per notebook: its second load finds its caches
                 ctx = b.new_context(viewport={"width": 1440, "height": 900}, locale="zh-CN")
                 for i in range(args.loads):
-                    server.wait_preheated(1, timeout=240)  # the pool has refilled
+                    if nb in READY:  # a notebook that waits for its visitor (preheat.py)
+                        server.wait_preheated(1, timeout=240)  # the pool has refilled
                     time.sleep(1)
                     trace = Path(args.trace) / f"{nb}-{i}.json" if args.trace else None
                     url = server.url + "voila/render/" + nb
-                    rec = one_load(ctx, url, READY[nb], trace, args.profile)
+                    rec = one_load(ctx, url, READY.get(nb, ".jupyter-widgets"), trace, args.profile)
                     rec = {"command": command, "label": args.label, "notebook": nb,
                            "visit": i + 1, **rec}  # fmt: skip
                     print(json.dumps(rec, ensure_ascii=False, indent=1), flush=True)
@@ -247,7 +256,7 @@ def start_server(notebook: str, before: str | None) -> C._VoilaServer:
     if before:
         C.ROOT = Path(before).resolve()
     try:
-        server = C._VoilaServer("notebooks", pools={notebook: 1})
+        server = C._VoilaServer("notebooks", pools={notebook: 1} if notebook in READY else {})
     finally:
         C.ROOT = own_root
     server.wait_ready()

@@ -25,16 +25,28 @@ click -> highlight; the kernel's own work is under 1 ms on the floor page. With
 repository root (``dev.py serve``, the browser tests, ``benchmarks/bench_ui.py``).
 Tested by ``tests/test_ui_websocket.py``, which also checks that jupyter_server still
 leaves Nagle on (when it no longer does, this class can go).
+
+Importing the package also builds the pages' script bundles when the installed front end
+changed (:mod:`throne_serving.bundles`) when Voilà imports it (at the server's start,
+before the first page; not in tests that import the connection class). ``THRONE_BUNDLES=0`` skips that (pages then load as Voilà ships them unless a
+bundle was built before; ``bundles.html.j2`` in the template decides).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
 LOG = logging.getLogger("throne.websocket")
+
+if "voila.app" in sys.modules and os.environ.get("THRONE_BUNDLES", "1") != "0":
+    from throne_serving.bundles import ensure_built
+
+    ensure_built()
 
 
 class NoDelayConnection(ZMQChannelsWebsocketConnection):

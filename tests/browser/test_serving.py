@@ -132,6 +132,27 @@ def test_pages_load_no_mathjax_and_no_pygments(voila_url: Callable[[str], str], 
     assert mathjax == {"stub": True, "typeset": 0}
 
 
+def test_pages_fetch_the_front_end_as_bundles(voila_url: Callable[[str], str], page: Page) -> None:
+    """The Voilà server builds one script of the chunks every page fetched and one per
+    JupyterLab extension (throne_serving.bundles); the template loads them before
+    voila.js. The cards page (every extension) then fetches no chunk on its own: of
+    Voilà's static files only voila.js, of each extension only its remoteEntry — 21
+    requests instead of 141, ~0.5 CPU-s less per load here (docs/ui.md)."""
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(urlparse(r.url).path))
+    page.goto(voila_url("notebooks/cards.ipynb"))
+    expect(page.locator(".throne-gallery canvas")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+    bundles = {p.rsplit("/", 1)[-1] for p in fetched if "/throne/static/bundles/" in p}
+    assert {"core.js", "ipycanvas.js", "ipydatagrid.js", "bqplot.js", "bqscales.js"} <= bundles
+    own = [p for p in fetched if p.startswith("/voila/static/")]
+    assert own == ["/voila/static/voila.js"]
+    chunks = [
+        p for p in fetched if p.startswith("/voila/labextensions/") and "/remoteEntry." not in p
+    ]
+    assert chunks == []
+
+
 VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
 # ipydatagrid 1.4.0's front end was built for a newer JupyterLab and for bqplot's 0.5 front
 # end; no pin clears these two: bqplot ~0.5 (Python 0.12) needs pandas < 3 or lumino 1
