@@ -78,6 +78,8 @@ with sync_playwright() as p:
             page = ctx.new_page()
             cdp = ctx.new_cdp_session(page)
             cdp.send("Performance.enable")
+            errors: list[str] = []
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)[:200]))
             if native:
                 page.add_init_script("window.__tpGridBlitOff = true")
             load = os.getloadavg()[0]
@@ -111,6 +113,7 @@ with sync_playwright() as p:
                         for k in ("TaskDuration", "ScriptDuration", "LayoutDuration")
                     },
                     "requests": page.evaluate("performance.getEntriesByType('resource').length"),
+                    "page_errors": errors,
                     "command": command,
                 }
             print(json.dumps(rec), flush=True)

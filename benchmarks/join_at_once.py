@@ -1,7 +1,7 @@
 """Five people open their seat links of one playtest in the same second (issue 37, item 5).
 
     nice .venv/bin/python benchmarks/join_at_once.py [--rounds 4] [--seats 5] [--game castle]
-        [--label after] [--compare] [--fill-delay S]
+        [--label after] [--compare] [--fill-delay S] [--before CHECKOUT]
 
 Serves ``notebooks/`` the way ``python3 dev.py serve`` does (tree mode, ``voila.json`` from
 the repository root, the ``throne`` template), with the playtest store in a temporary
@@ -161,12 +161,15 @@ class Server:
         pools: dict[str, Any],
         fill_delay: float | None,
         timeline: bool = False,
+        serving: Path = ROOT,
     ) -> None:
+        """``serving``: the checkout whose ``voila.json`` (the cwd) and ``throne``
+        template (``JUPYTER_PATH``) serve; the notebooks and code are this tree's."""
         self.port = free_port()
         self.warm = sum(pool_sizes(pools).values())  # pool kernels when all are heated
         bin_dir = Path(sys.executable).parent
         env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-        env["JUPYTER_PATH"] = str(ROOT / "share" / "jupyter")
+        env["JUPYTER_PATH"] = str(serving / "share" / "jupyter")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env["THRONE_PLAYTESTS"] = str(store)  # the kernels inherit it
         if timeline:
@@ -185,7 +188,7 @@ class Server:
         self.proc = subprocess.Popen(
             [str(bin_dir / "voila"), str(NOTEBOOKS), "--no-browser", f"--port={self.port}",
              "--Voila.ip=127.0.0.1", *extra],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            cwd=serving, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
 
@@ -270,6 +273,8 @@ async def open_seat(
     if context is None:
         context = await new_context(browser)
     page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)[:200]))
     ws_log: dict[str, Any] = {"frames": 0, "bytes": 0, "types": {}}
     cdp = None
     if timeline:
@@ -321,6 +326,7 @@ async def open_seat(
     row: dict[str, Any] = {
         "seat": seat, "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
         "loaded_s": round(nav[1] / 1000, 3), "context": context, "page": page,
+        "page_errors": errors,
     }  # fmt: skip
     if timeline and cdp is not None:
         marks = await page.evaluate(
@@ -525,13 +531,17 @@ def configs(args: argparse.Namespace) -> dict[str, tuple[dict[str, Any], float |
     """The pools and refill delay of each configuration measured: voila.json's
     ("preheated"); with ``--compare`` also the same without the game's pool ("cold": a
     kernel started per visitor, as before issue 37 item 5); with ``--fill-delay S`` also
-    voila.json's pools refilled S seconds after a page takes a kernel ("refill-S")."""
+    voila.json's pools refilled S seconds after a page takes a kernel ("refill-S"); with
+    ``--before CHECKOUT`` also the pools served with that checkout's ``voila.json`` and
+    template ("before")."""
     pools = voila_pools()
     out: dict[str, tuple[dict[str, Any], float | None]] = {"preheated": (pools, None)}
     if args.compare:
         out["cold"] = ({k: v for k, v in pools.items() if k != f"{args.game}.ipynb"}, None)
     for delay in args.fill_delay:
         out[f"refill-{delay:g}s"] = (pools, delay)
+    if args.before:  # the same pools, served with that checkout's voila.json and template
+        out["before"] = (pools, None)
     return out
 
 
@@ -556,7 +566,8 @@ async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict
                     if server is None or len(named) > 1:  # several: a server per round
                         if server is not None:
                             server.stop()
-                        server = Server(store, label, pools, delay, args.timeline)
+                        serving = args.before if name == "before" else ROOT
+                        server = Server(store, label, pools, delay, args.timeline, serving)
                         ready = server.wait_warm(warm)
                         mb = server.kernels_memory()
                         print(
@@ -637,7 +648,15 @@ def main() -> None:
         "2026-12-03: the profile's start counted in the time); by default the contexts "
         "exist before and only the tabs open at the moment",
     )
+    parser.add_argument(
+        "--before",
+        type=lambda p: Path(p).resolve(),
+        help="also serve with this checkout's voila.json and throne template, alternated "
+        "round by round (a server per round): the page-load cuts' before/after",
+    )
     args = parser.parse_args()
+    if args.before and not (args.before / "voila.json").is_file():
+        parser.error(f"--before: expected a checkout with a voila.json, got {args.before}")
     if args.warm_visits and args.contexts_at_once:
         parser.error("--warm-visits needs the contexts created before the moment")
     if args.profile and not args.timeline:

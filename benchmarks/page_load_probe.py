@@ -197,6 +197,13 @@ def one_load(
                 and r["url"].split("?")[0].endswith(".voila.js")
             }
         ),
+        "labext_chunks": sorted(  # the extensions' chunks it fetched (not their remoteEntry)
+            {
+                r["url"].split("?")[0].split("/voila/labextensions/")[1]
+                for r in reqs.values()
+                if "/voila/labextensions/" in r.get("url", "") and "/remoteEntry." not in r["url"]
+            }
+        ),
         "largest": sorted(
             (
                 (round(r.get("bytes", 0) / 1024, 1), r["url"].split("/voila/")[-1][:90])

@@ -21,9 +21,11 @@ def _front_end(tmp: Path) -> tuple[Path, dict[str, Path]]:
         (core / f"{c}.voila.js").write_bytes(CHUNK % (int(c), int(c)))
     ext = tmp / "ipycanvas" / "static"
     ext.mkdir(parents=True)
-    (ext / "remoteEntry.abc.js").write_bytes(b"var _JUPYTERLAB;")
+    (ext / "remoteEntry.b3a35f7d09c1698e7380.js").write_bytes(b"var _JUPYTERLAB;")
     licensed = b"/*! For license information please see 287.js.LICENSE.txt */\n(self.webpackChunkipycanvas=[]).push([[287],{}]);"
-    (ext / "287.f6.js").write_bytes(licensed)
+    (ext / "287.f6e45b75014d924a8e77.js").write_bytes(licensed)
+    # ipycanvas' ./index chunk: no page fetched it (loaded ahead it blanked the castle table)
+    (ext / "509.94b5c681c7259af8ec75.js").write_bytes(CHUNK % (509, 509))
     (ext / "style.js").write_bytes(
         b"/* This is a generated file of CSS imports */\nimport './base.css';"
     )
@@ -31,7 +33,7 @@ def _front_end(tmp: Path) -> tuple[Path, dict[str, Path]]:
     return core, {"ipycanvas": ext, "@jupyter-widgets/jupyterlab-manager": tmp / "missing"}
 
 
-def test_only_webpack_chunks_go_in(tmp_path: Path) -> None:
+def test_only_recorded_webpack_chunks_go_in(tmp_path: Path) -> None:
     assert bundles.is_chunk(CHUNK % (1, 1))
     assert bundles.is_chunk(
         b"/*! licence */\n(self.webpackChunkipycanvas=self.w||[]).push([[1],{}])"
@@ -41,8 +43,17 @@ def test_only_webpack_chunks_go_in(tmp_path: Path) -> None:
     core, exts = _front_end(tmp_path)
     plan = bundles.plan(core, exts)
     assert [p.name for p in plan["core"]] == [f"{c}.voila.js" for c in bundles.CORE_CHUNKS[:3]]
-    assert [p.name for p in plan["ipycanvas"]] == ["287.f6.js"]  # no remoteEntry, style, worker
+    # the recorded chunk only: no remoteEntry, style module, worker, or unrecorded chunk
+    assert [p.name for p in plan["ipycanvas"]] == ["287.f6e45b75014d924a8e77.js"]
     assert "jupyter-widgets--jupyterlab-manager" not in plan  # not installed
+
+
+def test_an_upgraded_extension_is_not_bundled(tmp_path: Path) -> None:
+    """Chunk files named with another hash (an upgrade): nothing of them goes in."""
+    ext = tmp_path / "static"
+    ext.mkdir()
+    (ext / "287.0000000000000000000.js").write_bytes(CHUNK % (287, 287))
+    assert bundles.plan(None, {"ipycanvas": ext}) == {}
 
 
 def test_each_chunk_runs_in_its_own_function(tmp_path: Path) -> None:
@@ -58,6 +69,7 @@ def test_build_writes_bundles_and_the_partial_once(tmp_path: Path) -> None:
     template = tmp_path / "throne"
     built = bundles.build(template, core, exts)
     assert built == {"core": 3, "ipycanvas": 1}
+    (template / "static" / "bundles" / "gone.js").write_text("an uninstalled extension's")
     partial = (template / bundles.PARTIAL).read_text()
     assert 'resources.include_js("static/bundles/core.js")' in partial
     assert '{%- if "ipycanvas" in tp_loaded %}' in partial  # only when the page loads it
@@ -66,6 +78,7 @@ def test_build_writes_bundles_and_the_partial_once(tmp_path: Path) -> None:
     mtime = js.stat().st_mtime_ns
     bundles.build(template, core, exts)
     assert js.stat().st_mtime_ns == mtime  # unchanged content is not rewritten
+    assert not (template / "static" / "bundles" / "gone.js").exists()
 
 
 def test_without_voila_no_partial(tmp_path: Path) -> None:
