@@ -15,12 +15,13 @@ with the scratch copy): "before" is served with DIR's ``voila.json`` and ``thron
 template (a checkout of an earlier commit: ``git worktree add --detach DIR COMMIT``),
 "after" with this tree's; the kernels run this tree's code either way. Each record also
 has the page's renderer main-thread time (CDP ``Performance.getMetrics``) and its
-requests. The page-load cuts of 2026-12-03 (no MathJax, no jupyterlab_pygments) were
-measured so, alternated, at the machine's load:
+requests and page errors. The page-load cuts of 2026-12-03 (no MathJax and no
+jupyterlab_pygments, the front end as bundles: docs/ui.md, *Page load*) were measured
+so, alternated, at the machine's load:
 
     git worktree add --detach /tmp/before 9d2a00b
-    nice .venv/bin/python benchmarks/first_view_ab.py 5 \
-        results/first_views/cards_mathjax_ab.jsonl --before /tmp/before
+    nice .venv/bin/python benchmarks/first_view_ab.py 4 \
+        results/first_views/cards_page_load_ab.jsonl --before /tmp/before
 """
 
 from __future__ import annotations

@@ -19,7 +19,10 @@ preheated kernel (the server log's ``Using pre-heated kernel`` lines), the load 
 before and after. Between rounds the pages stop their kernels (as a closed tab does) and
 the pools refill before the next round. ``--compare`` alternates, round by round, with a
 server without the game's pool (each page starts its kernel, as before the pools);
-``--fill-delay S`` adds a server whose pools refill S s after a page takes a kernel.
+``--fill-delay S`` adds a server whose pools refill S s after a page takes a kernel;
+``--before CHECKOUT`` a server with that checkout's ``voila.json`` and template (the
+page-load cuts of 2026-12-03: ``git worktree add --detach /tmp/before 9d2a00b``, then
+``--rounds 3 --before /tmp/before --timeline --label page-load-ab``).
 With several configurations each round starts a server per configuration, in an order
 that alternates from round to round.
 

@@ -146,7 +146,7 @@ def test_pages_fetch_the_front_end_as_bundles(voila_url: Callable[[str], str], p
     JupyterLab extension (throne_serving.bundles); the template loads them before
     voila.js. The cards page (every extension) then fetches no chunk on its own: of
     Voilà's static files only voila.js, of each extension only its remoteEntry — 20
-    requests instead of 140 (docs/ui.md, *Page load*). The pages still work: no page
+    requests instead of 140, page not counted (docs/ui.md, *Page load*). The pages still work: no page
     error, and ipycanvas draws (the gallery, the castle table: a chunk bundled that no
     page had fetched once left the table blank)."""
     fetched: list[str] = []
