@@ -56,12 +56,15 @@ arms = ("before", "after") if before_root is not None else ("native", "scratch")
 def start_server(arm: str) -> C._VoilaServer:
     """A fresh server of the arm's configuration with the cards page's kernel heated."""
     own_root = C.ROOT
+    import voila_pools  # the config search path names the root too (conftest's helper)
+
     if arm == "before":  # DIR's voila.json (the cwd) and template (JUPYTER_PATH)
         C.ROOT = before_root
+        voila_pools.ROOT = C.ROOT
     try:
         server = C._VoilaServer("notebooks", pools={"cards.ipynb": 1})
     finally:
-        C.ROOT = own_root
+        C.ROOT = voila_pools.ROOT = own_root
     server.wait_ready()
     server.wait_preheated(1, timeout=240)  # the cards page's kernel has built it
     return server

@@ -185,7 +185,10 @@ class Server:
         extra = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
         # the pools in a voila.json of the server's own, searched first: its whole dict
         # replaces the root's (tests/browser/voila_pools.py: no deprecated dict literal)
-        extra += pools_args(pools, store.parent / f"voila-pools-{self.port}", env)
+        extra += [  # the serving checkout's voila.json, not this tree's, after the pools'
+            a.replace(f"={ROOT}", f"={serving}") if a.endswith(f"={ROOT}") else a
+            for a in pools_args(pools, store.parent / f"voila-pools-{self.port}", env)
+        ]
         if fill_delay is not None:
             extra.append(f"--VoilaKernelManager.fill_delay={fill_delay}")
         self.proc = subprocess.Popen(

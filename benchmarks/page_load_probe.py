@@ -260,12 +260,15 @@ def start_server(notebook: str, before: str | None) -> C._VoilaServer:
     """``notebooks/`` served with one preheated kernel, for ``notebook`` only; with
     ``before``, that checkout's voila.json (the server's cwd) and template (JUPYTER_PATH)."""
     own_root = C.ROOT
+    import voila_pools  # the config search path names the root too (conftest's helper)
+
     if before:
         C.ROOT = Path(before).resolve()
+        voila_pools.ROOT = C.ROOT
     try:
         server = C._VoilaServer("notebooks", pools={notebook: 1} if notebook in READY else {})
     finally:
-        C.ROOT = own_root
+        C.ROOT = voila_pools.ROOT = own_root
     server.wait_ready()
     return server
 
