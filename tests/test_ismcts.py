@@ -178,9 +178,8 @@ def test_castle_identities_are_hidden_from_the_agent() -> None:
 # --- it finds the winning move ------------------------------------------------------------
 
 
-def test_throne_lethal_attack_on_the_throne(db: Any) -> None:
-    """R-THRONE-1: the militia next to a 3-HP throne attacks it (the match is won)
-    rather than the wolf beside it or anything else."""
+def lethal_position(db: Any) -> Any:
+    """Blue's militia next to red's 3-HP throne, a wolf beside it."""
     text = """
         side blue general=lionheart mana=10
         side red general=beast_king mana=10
@@ -188,7 +187,13 @@ def test_throne_lethal_attack_on_the_throne(db: Any) -> None:
         unit c6 red wolf hp=2/2
         unit d5 blue militia
     """
-    m = throne_scenario(textwrap.dedent(text), db)
+    return throne_scenario(textwrap.dedent(text), db)
+
+
+def test_throne_lethal_attack_on_the_throne(db: Any) -> None:
+    """R-THRONE-1: the militia next to a 3-HP throne attacks it (the match is won)
+    rather than the wolf beside it or anything else."""
+    m = lethal_position(db)
     a = IsmctsAgent(1, game="throne", iterations=60, rollout_actions=10).choose(m)
     m.apply(a)
     assert m.is_over and m.winner == 0, a
@@ -199,21 +204,14 @@ def test_throne_lethal_is_played_without_a_search_when_widened(db: Any) -> None:
     search never expands the militia's attack (its rollout policy proposes a skill); the
     decisive-move check plays the attack that ends the match, before any search. Without
     the check (decisive=0) the widened agent misses it: the check is what finds it."""
-    text = """
-        side blue general=lionheart mana=10
-        side red general=beast_king mana=10
-        unit d6 red beast_king throne hp=3/40
-        unit c6 red wolf hp=2/2
-        unit d5 blue militia
-    """
     widened = {"iterations": 60, "rollout_actions": 10, "policy_prior": 1, "widen": 0.5}
-    m = throne_scenario(textwrap.dedent(text), db)
+    m = lethal_position(db)
     agent = IsmctsAgent(1, game="throne", **widened)
     a = agent.choose(m)
     assert agent.stats["iterations"] == 0  # no search was needed
     m.apply(a)
     assert m.is_over and m.winner == 0, a
-    m = throne_scenario(textwrap.dedent(text), db)
+    m = lethal_position(db)
     a = IsmctsAgent(1, game="throne", decisive=0, **widened).choose(m)
     m.apply(a)
     assert not m.is_over, a
