@@ -197,6 +197,24 @@ def test_fireball_hits_an_opponents_current_city_for_three_without_bonus() -> No
     assert war(m).grain[city] == 27
 
 
+def test_scripted_player_with_only_cities_to_fireball_still_chooses() -> None:
+    """CW-SIEGE-9 / CW-AI-6: when every opposing hero is dead, 爆裂火球's only targets are
+    cities; the scripted player (also ISMCTS's rollout policy) must still choose — it used
+    to read the city as a seat number and stop ``throne ladder --game cities``. (Seed 1:
+    the player holds neither 南皮 nor a skill to use first.)"""
+    m = first_play(3, seed=1)
+    s = m.state
+    seat = s.turn_seat
+    for q in s.clockwise_from(seat)[:2]:
+        s.players[q].hp = 0
+        s.players[q].alive = False
+    s.players[seat].hand = ["exploding_fireball"]
+    touch(m)
+    magic = city_acts(m, "magic")
+    assert magic and all(str(a.args[1]).startswith(CITY) for a in magic)
+    assert CitiesAgent(seat).choose(m) in m.legal_actions()
+
+
 @pytest.mark.parametrize(
     ("city", "prompt", "setup_kind"),
     [("changan", "cw_retrieve", "discard"), ("nanpi", "cw_deploy", ""), ("hefei", "cw_strike", "")],

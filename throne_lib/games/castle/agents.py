@@ -84,6 +84,13 @@ class RandomAgent(SeatAgent):
         return legal[rng.randrange(len(legal))]
 
 
+def hero_seat(target: object) -> int | None:
+    """The seat of a hero target (``h3`` -> 3); None for any other target (a soldier, or
+    a city of 城池战, which plays with these agents)."""
+    text = str(target)
+    return int(text[1:]) if text[:1] == "h" and text[1:].isdigit() else None
+
+
 def suspicion(obs: Obs) -> dict[int, float]:
     """CH-AI-2: each other seat's score, castle (−) to enemy (+), from public acts."""
     me = obs["seat"]
@@ -355,18 +362,18 @@ class ScriptedAgent(SeatAgent):
             return int(me["hp"]) < int(me["max_hp"])
         if cid == "ice_storm":
             return sum(1 for v in host.values() if v > 0) > len(host) / 2
+        t = hero_seat(a.args[1]) if len(a.args) > 1 else None
+        if t is None:  # no target, or a target that is no hero (城池战: a city)
+            return False
         if cid == "counterspell":
-            return host.get(int(str(a.args[1])[1:]), 0) < 0
-        if len(a.args) > 1:
-            t = int(str(a.args[1])[1:])
-            return host.get(t, 0) > 0 and host[t] >= max(host.values()) - 0.5
-        return False
+            return host.get(t, 0) < 0
+        return host.get(t, 0) > 0 and host[t] >= max(host.values()) - 0.5
 
     def _command_pick(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
         host = self.hostility(obs)
-        groups = [a for a in legal if a.kind == "command"]
-        groups = [a for a in groups if host.get(int(str(a.args[0])[1:]), 0) > 0]
-        return max(groups, key=lambda a: host[int(str(a.args[0])[1:])]) if groups else None
+        seats = {a: hero_seat(a.args[0]) for a in legal if a.kind == "command"}
+        groups = {a: host[q] for a, q in seats.items() if q is not None and host.get(q, 0) > 0}
+        return max(groups, key=lambda a: groups[a]) if groups else None
 
     def _order(self, obs: Obs, legal: Sequence[Act]) -> Act | None:
         orders = [a for a in legal if a.kind == "order"]
