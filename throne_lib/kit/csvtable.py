@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ MAX_CELL = 100_000  # characters in one cell (csv's own field limit is 131072)
 Reporter = Callable[[str, str], None]  # (column, message) -> a problem of one row
 Refuse = Callable[[list[str]], Exception]  # problems -> the game's table error
 Rows = list[tuple[int, dict[str, str]]]
+# a row id of every game's tables: a lower-case ASCII letter, then letters, digits and _
+_ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def reporter(problems: list[str], filename: str, row: int) -> Reporter:
@@ -117,6 +120,20 @@ def one_of(value: str, col: str, choices: Collection[str], err: Reporter) -> boo
     if value in choices:
         return True
     err(col, f"expected one of {', '.join(choices)}, got {value!r}")
+    return False
+
+
+def is_id(value: str) -> bool:
+    """Whether ``value`` is a row id: ``shield_wall``, ``anv_tanks``, ``iron_crown`` …"""
+    return _ID.fullmatch(value) is not None
+
+
+def check_id(value: str, col: str, err: Reporter, example: str) -> bool:
+    """Whether ``value`` is a row id (:func:`is_id`); otherwise a problem of column
+    ``col`` that shows the game's ``example`` of one."""
+    if is_id(value):
+        return True
+    err(col, f"expected an ASCII id like {example} (a-z, 0-9, _), got {value!r}")
     return False
 
 

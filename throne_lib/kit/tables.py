@@ -42,21 +42,15 @@ class RowTable(Mapping[str, T]):
         return len(self.rows)
 
 
-@dataclass(frozen=True)
-class CardTable(Mapping[str, T]):
-    """A game's loaded card table: ``id -> card`` read-only, with the table's text
-    (``source``, embedded in match logs), its digest and the file it came from."""
+@dataclass(frozen=True, kw_only=True)
+class CardTable(RowTable[T]):
+    """A game's loaded card table: a :class:`RowTable` of ``id -> card`` that also keeps
+    the table's text (``source``, embedded in match logs) and the file it came from."""
 
-    cards: Mapping[str, T]
     source: str = field(repr=False)
-    hash: str = ""
     path: str = ""
 
-    def __getitem__(self, key: str) -> T:
-        return self.cards[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cards)
-
-    def __len__(self) -> int:
-        return len(self.cards)
+    @property
+    def cards(self) -> Mapping[str, T]:
+        """The cards by id (the table's ``rows``)."""
+        return self.rows

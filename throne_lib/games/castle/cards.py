@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from throne_lib.kit.csvtable import FirstRows, Reporter, file_text, one_of, reporter, strict_rows
+from throne_lib.kit.csvtable import (
+    FirstRows,
+    Reporter,
+    check_id,
+    file_text,
+    one_of,
+    reporter,
+    strict_rows,
+)
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -83,7 +91,6 @@ MAX_RANGE = 20
 MAX_TRAIT = 99
 PROBABILITY_TRAITS = frozenset({"cowardly", "mirror", "negate_melee"})  # a chance, 0..1
 SIGNED_TRAITS = frozenset({"attack_mount", "defence_mount"})  # a bonus that may be < 0
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TRAIT = re.compile(r"^([a-z_]+)(?:\((-?[0-9]+(?:\.[0-9]+)?)\))?$")
 _DIGITS = re.compile(r"^[0-9]{1,9}$")
 
@@ -188,7 +195,7 @@ def parse_castle_cards(
     if problems:
         raise CardTableError(problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return CastleCards(cards=cards, source=text, hash=digest, path=path)
+    return CastleCards(rows=cards, source=text, hash=digest, path=path)
 
 
 def _int(
@@ -218,10 +225,7 @@ def _trait_number(name: str, arg: str) -> tuple[float | None, str]:
 
 def _row(rec: dict[str, str], err: Reporter) -> CastleCard | None:
     e = err
-    ok = True
-    if not _ID.match(rec["id"]):
-        e("id", f"expected an ASCII id like knight_armor (a-z, 0-9, _), got {rec['id']!r}")
-        ok = False
+    ok = check_id(rec["id"], "id", e, "knight_armor")
     if not rec["name"]:
         e("name", "expected the card's Chinese name, got an empty cell")
         ok = False

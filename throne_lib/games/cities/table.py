@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from throne_lib.games.cities.rules import DEFAULT_CITY_TABLE
-from throne_lib.kit.csvtable import Reporter, file_text, reporter, strict_rows
+from throne_lib.kit.csvtable import Reporter, file_text, is_id, reporter, strict_rows
 from throne_lib.kit.live import TableWatcher
 from throne_lib.kit.tables import TableError
 
@@ -121,7 +121,7 @@ def parse_city_table(
     for row, rec in rows:
         err = reporter(problems, filename, row)
         cid, name = rec["id"], rec["name"]
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", cid):
+        if not is_id(cid):
             err("id", f"expected a lower-case id, got {cid[:40]!r}")
         for key, col in ((cid, "id"), (name, "name")):
             if key and key in seen:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from throne_lib.games.pin.words import (
     parse_effects,
     parse_keywords,
 )
-from throne_lib.kit.csvtable import FirstRows, file_text, reporter, strict_rows
+from throne_lib.kit.csvtable import FirstRows, check_id, file_text, reporter, strict_rows
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -59,7 +58,6 @@ COLUMNS = (
 KINDS = ("单位", "指令", "反制", "总部")  # PIN-CARD-1
 UNIT, COMMAND, COUNTER, HQ = KINDS
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cards-pin.csv"
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +167,7 @@ def parse_pin_cards(
     if problems:
         raise CardTableError(problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return PinCardDB(cards=cards, source=text, hash=digest, path=path)
+    return PinCardDB(rows=cards, source=text, hash=digest, path=path)
 
 
 def _int(rec: dict[str, str], col: str, errs: list[tuple[str, str]], default: int = 0) -> int:
@@ -192,8 +190,7 @@ def _row(
 ) -> PinCard | None:
     n_before = len(errs)
     cid, name, kind = rec["id"], rec["name"], rec["kind"]
-    if not _ID.match(cid):
-        errs.append(("id", f"expected an ASCII id like anv_tanks (a-z, 0-9, _), got {cid!r}"))
+    check_id(cid, "id", lambda col, msg: errs.append((col, msg)), "anv_tanks")
     if not name:
         errs.append(("name", "expected the card's name, got an empty cell"))
     if not rec["nation"]:

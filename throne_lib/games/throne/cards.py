@@ -19,7 +19,14 @@ import pandas as pd
 from throne_lib.games.throne.effects import DEFAULTS, SPECS
 from throne_lib.games.throne.lang import Clause, LangError, parse_effects, parse_keywords
 from throne_lib.games.throne.rules import DEFAULT_CARD_LIMITS, CardLimits
-from throne_lib.kit.csvtable import FirstRows, file_text, one_of, reporter, strict_rows
+from throne_lib.kit.csvtable import (
+    FirstRows,
+    check_id,
+    file_text,
+    one_of,
+    reporter,
+    strict_rows,
+)
 from throne_lib.kit.tables import CardTable, TableError
 
 COLUMNS = (
@@ -62,7 +69,6 @@ KIND_ZH = {
 UNIT_KINDS = frozenset({"general", "soldier", "captain", "minion", "building", "token"})
 DECK_KINDS = frozenset({"general", "barracks", "minion", "spell"})  # R-SETUP-3
 SUMMONABLE = frozenset({"soldier", "captain", "minion", "token", "building"})
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +207,7 @@ def parse_cards(
     if problems:
         raise CardTableError(problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return CardDB(cards=dict(cards), source=text, hash=digest, path=path)
+    return CardDB(rows=dict(cards), source=text, hash=digest, path=path)
 
 
 _NUMBER = re.compile(r"-?[0-9]{1,12}")
@@ -213,11 +219,8 @@ def _row(
     err: Callable[[str, str], None],
     limits: CardLimits = DEFAULT_CARD_LIMITS,
 ) -> Card | None:
-    ok = True
     cid = rec["id"]
-    if not _ID.match(cid):
-        err("id", f"expected an ASCII id like shield_wall (a-z, 0-9, _), got {cid!r}")
-        ok = False
+    ok = check_id(cid, "id", err, "shield_wall")
     name = rec["name"]
     if not name:
         err("name", "expected the card's name, got an empty cell")

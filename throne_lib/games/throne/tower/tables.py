@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from throne_lib.games.throne.cards import CardTableError
+from throne_lib.kit import csvtable
 from throne_lib.kit.csvtable import Reporter, read_table_text
 
 T = TypeVar("T")
 D = TypeVar("D")
 
 ROOT = Path(__file__).resolve().parents[4]
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _CALL = re.compile(r"^([a-z_]+)(?:\(\s*(-?[0-9]{1,6})\s*\))?$")
 _NUMBER = re.compile(r"-?[0-9]{1,12}")
 
@@ -50,10 +50,8 @@ class Call:
 
 
 def check_id(value: str, col: str, err: Reporter) -> bool:
-    if not _ID.match(value):
-        err(col, f"expected an ASCII id like iron_crown (a-z, 0-9, _), got {value!r}")
-        return False
-    return True
+    """The kit's id check (:func:`~throne_lib.kit.csvtable.check_id`), a relic's id shown."""
+    return csvtable.check_id(value, col, err, "iron_crown")
 
 
 def parse_int(value: str, col: str, err: Reporter, lo: int = 0, hi: int = 1_000_000) -> int | None:
