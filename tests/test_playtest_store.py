@@ -11,22 +11,24 @@ import pytest
 
 from throne_lib.kit.playtest.store import (
     SPECTATOR,
+    NewPlaytest,
     SeatSpec,
     SqliteStore,
     StoreError,
     token_hash,
 )
 
-SEATS = [
+SEATS = (
     SeatSpec("human", "scripted", 1),
     SeatSpec("ai", "scripted", 2),
     SeatSpec("human", "scripted", 3),
-]
+)
 
 
 def make(tmp_path: Path) -> tuple[SqliteStore, str, dict[int, str]]:
     st = SqliteStore(tmp_path)
-    c = st.create("castle", {"format": "throne-log", "game": "castle"}, SEATS, 0.5, 60.0, "t")
+    header = {"format": "throne-log", "game": "castle"}
+    c = st.create(NewPlaytest("castle", header, SEATS, 0.5, 60.0, "t"))
     return st, c.playtest.id, c.tokens
 
 
@@ -44,7 +46,7 @@ def test_wal_mode_and_tokens_stored_only_hashed(tmp_path: Path) -> None:
     assert st.seat_of(pid, tokens[SPECTATOR]) == SPECTATOR
     assert st.seat_of(pid, tokens[2] + "x") is None
     assert st.seat_of(pid, "") is None
-    assert st.get(pid).seats == tuple(SEATS)
+    assert st.get(pid).seats == SEATS
     assert [p.id for p in st.playtests()] == [pid]
     with pytest.raises(KeyError):
         st.get("nope")

@@ -32,7 +32,14 @@ from throne_lib.kit.log import (
     header_of,
 )
 from throne_lib.kit.playtest.session import PlaytestError, new_match_of
-from throne_lib.kit.playtest.store import SPECTATOR, Created, PlaytestStore, SeatSpec, iso
+from throne_lib.kit.playtest.store import (
+    SPECTATOR,
+    Created,
+    NewPlaytest,
+    PlaytestStore,
+    SeatSpec,
+    iso,
+)
 
 #: The base of the links (``$THRONE_PLAYTEST_URL`` overrides): a Voilà server's root.
 DEFAULT_BASE = "http://127.0.0.1:8866"
@@ -103,13 +110,13 @@ def create(
         options["cards_csv"] = text
     setups = g.default_setups(players) if g.default_setups else None
     match = g.new(setups, seed, **options)
-    specs = [
+    specs = tuple(
         SeatSpec("human" if s in seats_h else "ai", name, seed * 1000 + s) for s in range(players)
-    ]
+    )
     agents = [AgentInfo("human" if sp.kind == "human" else sp.agent, sp.seed) for sp in specs]
     header = header_dict(g.name, header_of(match, agents))
     _check_header(g.name, header, match)
-    return store.create(g.name, header, specs, think, idle, title)
+    return store.create(NewPlaytest(g.name, header, specs, think, idle, title))
 
 
 def _check_header(game: str, header: Mapping[str, Any], match: Any) -> None:

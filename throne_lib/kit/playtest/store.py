@@ -78,6 +78,20 @@ class SeatSpec:
 
 
 @dataclass(frozen=True)
+class NewPlaytest:
+    """What a new playtest is made of (:meth:`PlaytestStore.create`): the game, the log
+    header that rebuilds its match before the first action, its seats, the AI's think
+    time, the human idle limit (seconds) and a title."""
+
+    game: str
+    header: Mapping[str, Any]
+    seats: tuple[SeatSpec, ...]
+    think: float = 0.5
+    idle: float = 120.0
+    title: str = ""
+
+
+@dataclass(frozen=True)
 class Playtest:
     """A playtest as stored: the game, the log header that rebuilds its match before the
     first action, its seats, the AI's think time and the human idle limit (seconds)."""
@@ -131,15 +145,10 @@ class Created:
 class PlaytestStore(Protocol):
     """What the playtest pages need from a database."""
 
-    def create(
-        self,
-        game: str,
-        header: Mapping[str, Any],
-        seats: Sequence[SeatSpec],
-        think: float = 0.5,
-        idle: float = 120.0,
-        title: str = "",
-    ) -> Created: ...
+    def create(self, new: NewPlaytest) -> Created:
+        """Store ``new`` as a playtest with a fresh id and a link (token) for each of its
+        human seats and for the spectator."""
+        ...
 
     def get(self, pid: str) -> Playtest:
         """The playtest ``pid``; KeyError when there is none."""
@@ -280,31 +289,25 @@ class SqliteStore:
             raise self._error(exc) from None
 
     # --- playtests ----------------------------------------------------------------------
-    def create(
-        self,
-        game: str,
-        header: Mapping[str, Any],
-        seats: Sequence[SeatSpec],
-        think: float = 0.5,
-        idle: float = 120.0,
-        title: str = "",
-    ) -> Created:
-        pid = secrets.token_hex(4)
-        t = now()
+    def create(self, new: NewPlaytest) -> Created:
+        pt = Playtest(
+            secrets.token_hex(4), new.game, dict(new.header), tuple(new.seats),
+            new.think, new.idle, now(), new.title,
+        )  # fmt: skip
+        seats = pt.seats
         tokens = {s: new_token() for s in [*range(len(seats)), SPECTATOR]}
-        pt = Playtest(pid, game, dict(header), tuple(seats), think, idle, t, title)
         try:
             with self._tx() as c:
                 c.execute(
                     "INSERT INTO playtests VALUES (?,?,?,?,?,?,?)",
                     (
-                        pid,
-                        game,
-                        json.dumps(dict(header), ensure_ascii=False),
-                        think,
-                        idle,
-                        t,
-                        title,
+                        pt.id,
+                        pt.game,
+                        json.dumps(pt.header, ensure_ascii=False),
+                        pt.think,
+                        pt.idle,
+                        pt.created,
+                        pt.title,
                     ),
                 )
                 for s, tok in tokens.items():
@@ -312,7 +315,7 @@ class SqliteStore:
                     c.execute(
                         "INSERT INTO seats (playtest, seat, kind, agent, seed, token_sha256)"
                         " VALUES (?,?,?,?,?,?)",
-                        (pid, s, spec.kind, spec.agent, spec.seed, token_hash(tok)),
+                        (pt.id, s, spec.kind, spec.agent, spec.seed, token_hash(tok)),
                     )
         except sqlite3.DatabaseError as exc:
             raise self._error(exc) from None
