@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from throne_lib.games.pin import combat
@@ -41,24 +42,24 @@ def settle(sim: PinMatch, limit: int = 50) -> None:
         sim.apply(acts[-1] if d.kind == "window" else acts[0])
 
 
+@dataclass(eq=False)
 class ScriptedAgent:
-    """The standard AI of PIN-AI-3…6."""
+    """The standard AI of PIN-AI-3…6: ``ScriptedAgent(seed, command_margin=…)``; ``seed``
+    seeds the RNG of the copies it tries actions on, the other fields tune its choices."""
 
     name = "standard"
 
-    def __init__(
-        self,
-        seed: int = 0,
-        command_margin: int = 2,
-        targets_per_card: int = 2,
-        special_margin: float = 5.0,
-    ) -> None:
+    seed: InitVar[int] = 0
+    command_margin: int = 2
+    targets_per_card: int = 2
+    special_margin: float = 5.0
+    rng: random.Random = field(init=False, repr=False)
+    # the actions found useless on the board last seen (forgotten when the board changes)
+    _board: tuple[Any, ...] = field(init=False, repr=False, default=())
+    _rejected: set[PinAction] = field(init=False, repr=False, default_factory=set)
+
+    def __post_init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.command_margin = command_margin
-        self.special_margin = special_margin
-        self.targets_per_card = targets_per_card
-        self._board: tuple[Any, ...] = ()
-        self._rejected: set[PinAction] = set()
 
     # --- entry -------------------------------------------------------------------
     def choose(self, match: PinMatch) -> PinAction:
