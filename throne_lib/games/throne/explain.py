@@ -25,7 +25,7 @@ from throne_lib.games.throne.state import (
     CAPTAIN,
     MAIN,
     OPEN_FOUND,
-    OPEN_REPLACE,
+    OPENING,
     OVER,
     THRONE,
     Unit,
@@ -53,7 +53,7 @@ def explain_illegal(eng: Engine, a: Action) -> tuple[str, str]:
             "R-BARRACKS-9",
             "a captain offer is pending: pick one of the offered captains or cancel",
         )
-    if st.phase in (OPEN_REPLACE, OPEN_FOUND) and a.kind not in ("replace", "keep", "found"):
+    if st.phase in OPENING and a.kind not in ("replace", "keep", "found"):
         return "R-OPEN-2", "the opening is not finished (replace cards, then build 3 free barracks)"
     if st.phase == MAIN and a.kind in ("replace", "keep", "found", "pick", "cancel"):
         return "R-TURN-12", f"'{a.kind}' is not an action of the main phase"

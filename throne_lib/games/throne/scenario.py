@@ -47,7 +47,7 @@ from throne_lib.games.throne.state import (
     CAPTAIN,
     MAIN,
     OPEN_FOUND,
-    OPEN_REPLACE,
+    OPENING,
     OVER,
     PHASES_ALL,
     THRONE,
@@ -200,7 +200,7 @@ def load_scenario(
     state = State(rules.cells, sides, num("seed", 0, -SEED_LIMIT))
     eng = Engine(db, rules, state)
     # round 0 is the opening (R-OPEN-*); the rounds of play are 1..round_limit (R-END-1)
-    opening = header.get("phase") in (OPEN_REPLACE, OPEN_FOUND)
+    opening = header.get("phase") in OPENING
     state.round = num("round", 1, 0 if opening else 1, rules.round_limit)
     state.turn = _side(header.get("turn", "blue"), f"{name}:{line_of.get('turn', 0)}: turn")
     state.first = _side(
@@ -256,7 +256,7 @@ def load_scenario(
     if state.phase == OVER:
         state.winner = None
     for side in (0, 1):  # mana= omitted: the turn's own (R-TURN-1..3); none in the opening
-        if "mana" not in side_opts[side] and state.phase not in (OPEN_REPLACE, OPEN_FOUND):
+        if "mana" not in side_opts[side] and state.phase not in OPENING:
             sides[side].mana = eng.turn_mana(side)
     setups = (SideSetup(sides[0].general), SideSetup(sides[1].general))
     m = Match(eng, num("seed", 0), setups)

@@ -299,6 +299,7 @@ MAIN = "main"
 CAPTAIN = "captain"  # a pending captain offer (R-BARRACKS-9)
 OVER = "over"
 PHASES_ALL = (OPEN_REPLACE, OPEN_FOUND, MAIN, CAPTAIN, OVER)
+OPENING = (OPEN_REPLACE, OPEN_FOUND)  # the opening's phases: round 0 (R-OPEN-*)
 
 
 # The RNG of a blank ``State()``: shared, so never drawn from (see ``State.rng``).

@@ -24,7 +24,7 @@ from throne_lib.games.throne.actions import Action, Event
 from throne_lib.games.throne.board import SIDE_NAMES_ZH
 from throne_lib.games.throne.explain import explain_illegal
 from throne_lib.games.throne.match import Match
-from throne_lib.games.throne.state import MAIN, THRONE
+from throne_lib.games.throne.state import MAIN, OPENING, THRONE
 from throne_lib.games.throne.ui.controller import Controller, View
 from throne_lib.games.throne.ui.inspect import card_html, unit_html
 from throne_lib.games.throne.ui.layout import DEFAULT_LAYOUT, Layout
@@ -279,7 +279,7 @@ class MatchWidget(W.VBox):
             )
         if m.is_over:
             turn = "对局结束"
-        elif m.phase in ("replace", "found"):
+        elif m.phase in OPENING:
             turn = f"开局 · {SIDE_NAMES_ZH[m.turn]}{'（你）' if m.turn == self.viewer else ''}"
         else:
             turn = f"轮到 {SIDE_NAMES_ZH[m.turn]}{'（你）' if m.turn == self.viewer else ''}"
