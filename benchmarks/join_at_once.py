@@ -11,7 +11,8 @@ page (the ``[throne] page built, waiting for a visitor`` lines of
 playtest of ``--game`` with ``--seats`` seats, all human (seed = the round), and opens
 the seat links in as many Chromium contexts at the same moment (asyncio, one browser):
 the contexts — the people's running browsers — are created before, the tabs at the
-moment (``--contexts-at-once``: both at the moment, as until 2026-12-03). Time to interactive, per page: from that moment until the page shows its seat
+moment (``--contexts-at-once``: both at the moment, as until 2026-12-03; ``--warm-browser``:
+the browser draws a page of Chinese text once before the first round). Time to interactive, per page: from that moment until the page shows its seat
 (``.playtest-state[data-seat=K]``) and the game's status line — widgets drawn from the
 kernel's state, so the kernel connection is up and a click reaches it. Also recorded:
 when the page's HTML was complete (the kernel had run the notebook), how many pages got a
@@ -55,7 +56,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
@@ -261,6 +262,26 @@ METHOD = re.compile(rb'"method":\s*"(\w+)"')
 
 async def new_context(browser: Any) -> Any:
     return await browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+
+
+# A page of the game's words, drawn once before the first round (see warm_browser).
+WARM_PAGE = "data:text/html;charset=utf-8," + quote(
+    "<body style='font-family:sans-serif'><h1>王座与方阵</h1><p>城堡之心 城池战 PIN 架空战争"
+    " 轮到你了 AI 思考中</p><button>结束回合</button></body>"
+)
+
+
+async def warm_browser(browser: Any) -> None:
+    """Draw a page of Chinese text in a throwaway context and close it: the people's
+    browsers have run before, so the browser's own first use (its first renderer, the
+    CJK fonts read and parsed) is not theirs to wait for at the moment. No request
+    reaches the server, so its caches stay cold (``--warm-browser``; no effect measured:
+    ``results/join_at_once/browser-warmup-ab2-*.jsonl``)."""
+    context = await new_context(browser)
+    page = await context.new_page()
+    await page.goto(WARM_PAGE)
+    await page.screenshot()  # headless Chromium paints (and loads the fonts) on demand
+    await context.close()
 
 
 async def open_seat(
@@ -562,6 +583,8 @@ async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path="/usr/bin/chromium",
                                            args=CHROMIUM_ARGS)  # fmt: skip
+        if args.warm_browser:
+            await warm_browser(browser)
         server: Server | None = None
         try:
             for r in range(1, args.rounds + 1):
@@ -653,6 +676,13 @@ def main() -> None:
         help="create each page's browser context at the moment too (as before "
         "2026-12-03: the profile's start counted in the time); by default the contexts "
         "exist before and only the tabs open at the moment",
+    )
+    parser.add_argument(
+        "--warm-browser",
+        action="store_true",
+        help="before the first round, draw a page of Chinese text once in a throwaway "
+        "context, as a person's running browser has (alternated with and without on "
+        "2026-12-03: no difference measured)",
     )
     parser.add_argument(
         "--before",
