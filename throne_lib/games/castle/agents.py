@@ -15,6 +15,7 @@ from typing import Any
 
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CastleCards
+from throne_lib.games.castle.state import hero_seat
 
 Obs = Mapping[str, Any]
 MANA_HEROES = {"li_wei", "di_shi", "ge_lei_si", "ge_lu_qi", "luo_xia", "bai_pa"}
@@ -82,13 +83,6 @@ class RandomAgent(SeatAgent):
         seat = int(obs["seat"])
         rng = self.rngs.setdefault(seat, random.Random(self.seed * 1009 + seat))
         return legal[rng.randrange(len(legal))]
-
-
-def hero_seat(target: object) -> int | None:
-    """The seat of a hero target (``h3`` -> 3); None for any other target (a soldier, or
-    a city of 城池战, which plays with these agents)."""
-    text = str(target)
-    return int(text[1:]) if text[:1] == "h" and text[1:].isdigit() else None
 
 
 def suspicion(obs: Obs) -> dict[int, float]:
@@ -421,7 +415,7 @@ class ScriptedAgent(SeatAgent):
                 host.get(d["original_caster"], 0) <= 0 or d["original_caster"] == self.seat
             )
             return Act("counter") if original_good and host.get(caster, 0) > 0 else Act("decline")
-        targets = [int(t[1:]) for t in d["targets"] if t[:1] == "h" and t[1:].isdigit()]
+        targets = [q for q in map(hero_seat, d["targets"]) if q is not None]
         mine = any(t == self.seat or host.get(t, 0) < 0 for t in targets)
         if d["card"] in harmful and (mine or d["card"] == "ice_storm") and host.get(caster, 0) > 0:
             return Act("counter")

@@ -36,6 +36,13 @@ class Soldier:
         return f"s{self.uid}"
 
 
+def hero_seat(ref: object) -> int | None:
+    """The seat of a hero's ref (``h3`` -> 3, see :attr:`Player.ref`); None for any other
+    ref or target (a soldier's ``s12``, a city of 城池战)."""
+    text = str(ref)
+    return int(text[1:]) if text[:1] == "h" and text[1:].isdigit() else None
+
+
 @dataclass(slots=True)
 class Player:
     seat: int

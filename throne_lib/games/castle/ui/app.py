@@ -39,6 +39,7 @@ from throne_lib.games.castle.live import CastleTableWatcher, TableUpdate
 from throne_lib.games.castle.match import CastleMatch, default_cards
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.skills import SKILL_ZH
+from throne_lib.games.castle.state import hero_seat
 from throne_lib.games.castle.ui.inspect import card_html, name_refs, seat_html
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
@@ -79,11 +80,11 @@ def target_seats(obs: dict[str, Any], act: Act) -> set[int]:
     seats: set[int] = set()
     owner = {x["ref"]: p["seat"] for p in obs["players"] for x in p["soldiers"]}
     for a in act.args:
-        r = str(a)
-        if r[:1] == "h" and r[1:].isdigit():
-            seats.add(int(r[1:]))
-        elif r in owner:
-            seats.add(owner[r])
+        q = hero_seat(a)
+        if q is not None:
+            seats.add(q)
+        elif str(a) in owner:
+            seats.add(owner[str(a)])
     return seats
 
 
