@@ -14,11 +14,14 @@ legal actions, the current seat, and — for hidden information — ``resample(s
 
 A game adds its own agents in the registry (``Game.agents``); a game agent of the same
 name replaces the kit's (Throne's ``search`` is its turn-level plan search).
-:func:`make_agent` builds any of them by name.
+:func:`make_agent` builds any of them by name, or by a spec with parameters,
+``ismcts:iterations=10:widen=0.5`` (:func:`parse_agent`): the form every command line
+takes (``throne play --agents``, ``simulate --agent``, ``ladder --agents``).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -94,9 +97,58 @@ def agent_names(game: str = registry.DEFAULT_GAME) -> tuple[str, ...]:
     return tuple(dict.fromkeys(["random", *own, *BUILTIN]))
 
 
+def _value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent(spec: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """``name`` or ``name:key=value:key=value`` → the name and its parameters (values int,
+    float or text, in the order given)."""
+    name, *rest = spec.strip().split(":")
+    params = []
+    for part in rest:
+        key, eq, val = part.partition("=")
+        if not eq or not key:
+            raise ValueError(f"agent {spec!r}: expected name:key=value, got {part!r}")
+        params.append((key, _value(val)))
+    return name, tuple(params)
+
+
+def check_agent(spec: str, game: str = registry.DEFAULT_GAME) -> str:
+    """``spec`` if it names an agent of ``game`` with parameters its constructor takes;
+    else a ``ValueError`` that says which part is wrong (command lines check before they
+    start a batch, not in a worker an hour later)."""
+    try:
+        make_agent(spec, 0, game)
+    except TypeError as exc:  # an unknown keyword of the agent's constructor
+        raise ValueError(f"agent {spec!r}: {exc}") from None
+    return spec
+
+
+def agent_arg(game: str) -> Callable[[str], str]:
+    """An ``argparse`` type for an agent spec of ``game`` (:func:`check_agent`)."""
+
+    def check(spec: str) -> str:
+        try:
+            return check_agent(spec, game)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    check.__name__ = "agent"  # argparse names the type in its error: "invalid agent value"
+    return check
+
+
 def make_agent(name: str, seed: int = 0, game: str = registry.DEFAULT_GAME, **params: Any) -> Agent:
-    """An agent of ``game`` by name, seeded; ``params`` go to its constructor (e.g.
-    ``iterations=`` for ``search``)."""
+    """An agent of ``game`` by name or spec (``ismcts:iterations=10``, :func:`parse_agent`),
+    seeded; ``params`` go to its constructor (e.g. ``iterations=`` for ``search``) and
+    override the spec's."""
+    name, given = parse_agent(name)
+    params = {**dict(given), **params}
     own = registry.get(game).agents
     factory = own.get(name) or BUILTIN.get(name)
     if factory is None:

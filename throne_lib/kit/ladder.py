@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from throne_lib.kit import registry
+from throne_lib.kit.agents import check_agent, parse_agent
 from throne_lib.kit.cluster import add_backend_options
 from throne_lib.kit.sim import MatchSpec, save_results, simulate
 from throne_lib.kit.stats import Z95, wilson
@@ -53,25 +54,10 @@ class Entrant:
     params: tuple[tuple[str, Any], ...] = ()
 
 
-def _value(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_entrant(token: str) -> Entrant:
-    """``name`` or ``name:key=value:key=value`` (values int, float or text)."""
-    name, *rest = token.strip().split(":")
-    params = []
-    for part in rest:
-        key, eq, val = part.partition("=")
-        if not eq or not key:
-            raise ValueError(f"agent {token!r}: expected name:key=value, got {part!r}")
-        params.append((key, _value(val)))
-    return Entrant(token.strip(), name, tuple(params))
+    """``name`` or ``name:key=value:key=value`` (:func:`throne_lib.kit.agents.parse_agent`)."""
+    name, params = parse_agent(token)
+    return Entrant(token.strip(), name, params)
 
 
 def ladder_specs(
@@ -341,6 +327,8 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
         if args.reference:
             ref = parse_entrant(args.reference)
             entrants = [ref, *[e for e in entrants if e.label != ref.label]]
+        for e in entrants:  # an unknown name or parameter, before an hour of matches
+            check_agent(e.label, game.name)
         seats = args.seats or game.seats[0]
         specs = ladder_specs(game, entrants, args.seeds, seats, args.seed)
         df = run_ladder(specs, workers=args.workers, backend=args.backend,

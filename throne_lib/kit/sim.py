@@ -39,7 +39,7 @@ import pandas as pd
 from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
 from throne_lib.kit import registry
-from throne_lib.kit.agents import agent_names, make_agent
+from throne_lib.kit.agents import agent_arg, agent_names, make_agent
 from throne_lib.kit.cluster import BACKENDS, add_backend_options, dask_client
 
 MAX_ACTIONS = 100_000
@@ -450,7 +450,9 @@ def build_parser(
         names = agent_names(game.name)
         p.add_argument("--seats", "--players", dest="seats", type=int, default=lo,
                        help=f"number of seats, {lo}-{hi} (default %(default)s)")  # fmt: skip
-        p.add_argument("--agent", default=game.default_agent, choices=names, help="every seat's")
+        p.add_argument("--agent", default=game.default_agent, type=agent_arg(game.name),
+                       help="every seat's: NAME or NAME:key=value… (e.g. ismcts:iterations=10); "
+                       f"NAME one of {', '.join(names)}")  # fmt: skip
         p.add_argument("--rotate", action="store_true", help="rotate seats every match")
     hooks.add_arguments(p)
     return p

@@ -20,7 +20,7 @@ from throne_lib.games.throne.cards import CardDB
 from throne_lib.games.throne.decks import resolve_setup, signature_deck
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.kit.agents import agent_names
+from throne_lib.kit.agents import agent_arg, agent_names
 from throne_lib.kit.sim import KitSimHooks, MatchSpec
 
 STATS = ("mana_spent", "mana_available", "cards_played", "cards_drawn", "summons")
@@ -208,10 +208,14 @@ class ThroneSimHooks(KitSimHooks):
         agents = agent_names(GAME)
         p.add_argument("--blue", default="human", help="deck file, general id or race")
         p.add_argument("--red", default="beast", help="deck file, general id or race")
-        p.add_argument("--blue-agent", default="standard", choices=agents)
-        p.add_argument("--red-agent", default="standard", choices=agents)
+        spec = agent_arg(GAME)
+        about = (
+            f"NAME or NAME:key=value… (e.g. ismcts:iterations=10); NAME one of {', '.join(agents)}"
+        )
+        p.add_argument("--blue-agent", default="standard", type=spec, help=about)
+        p.add_argument("--red-agent", default="standard", type=spec, help=about)
         p.add_argument("--round-robin", action="store_true", help="all generals' signature decks")
-        p.add_argument("--agent", default="standard", choices=agents, help="agent of a round robin")
+        p.add_argument("--agent", default="standard", type=spec, help="agent of a round robin")
         p.add_argument("--alternate", action="store_true", help="swap sides every other match")
         p.add_argument("--iterations", type=int, default=None, help="search agent's budget")
 
