@@ -1,11 +1,15 @@
 """Did my change help? Two variants of a game on the same seeds, and what changed.
 
-``throne compare --game NAME [--set field=value …] [--cards A.csv B.csv]`` plays the
-base variant (the game's rules, card table A or the game's own) and the changed variant
-(the rules with the ``--set`` changes, card table B or A) on the **same match specs**:
-the same seed list, setups and agents per seed (common random numbers). Everything the
-game's ``throne simulate`` takes chooses those specs (``--seats``, ``--agent``,
-Throne's ``--blue/--red/--round-robin``, 城池战's ``--teams`` …).
+``throne compare --game NAME [--set field=value …] [--cards A.csv B.csv] [--agents A B]``
+plays the base variant (the game's rules, card table A or the game's own, agent A) and
+the changed variant (the rules with the ``--set`` changes, card table B or A, agent B or
+A) on the **same match specs**: the same seed list, setups and agents per seed (common
+random numbers). Everything the game's ``throne simulate`` takes chooses those specs
+(``--seats``, ``--agent``, Throne's ``--blue/--red/--round-robin``, 城池战's ``--teams`` …).
+``--agents A B`` puts agent A in every seat of the base and B in every seat of the
+variant: does a figure describe the game, or the agent that played it?
+``--results A.parquet B.parquet`` pairs two saved ``throne simulate`` runs of the same
+seeds instead of playing (a long run with the search is not played twice).
 
 What it prints, per figure, is a **paired** comparison: for each seed the variant's
 value minus the base's, then the mean of those differences and its 95% interval
@@ -38,12 +42,13 @@ import math
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
 
 from throne_lib.kit import registry
+from throne_lib.kit.agents import agent_arg
 from throne_lib.kit.analytics import seat_names, seat_scores
 from throne_lib.kit.protocol import DRAW
 from throne_lib.kit.sim import (
@@ -51,6 +56,7 @@ from throne_lib.kit.sim import (
     _table,
     build_parser,
     game_and_args,
+    load_results,
     options_of,
     plain_specs,
     save_results,
@@ -78,6 +84,8 @@ class Comparison:
     base: pd.DataFrame
     variant: pd.DataFrame
     table: pd.DataFrame = field(default_factory=pd.DataFrame)
+    agents: tuple[str | None, str | None] = (None, None)
+    sources: tuple[str, str] | None = None  # the two saved runs of ``--results``
 
     def rows(self) -> pd.DataFrame:
         """Both variants' match rows, marked ``variant`` = base / variant, with the rule
@@ -90,6 +98,12 @@ class Comparison:
         return pd.concat([base, var], ignore_index=True)
 
 
+def with_agent(specs: Sequence[MatchSpec], agent: str) -> list[MatchSpec]:
+    """The same specs with ``agent`` (a name or spec, ``ismcts:iterations=10``) in every
+    seat and no other agent parameters: the seeds and setups stay."""
+    return [replace(s, agents=(agent,) * s.seats, params=()) for s in specs]
+
+
 def run_compare(
     game: registry.Game,
     specs: Sequence[MatchSpec],
@@ -100,18 +114,62 @@ def run_compare(
     scheduler: str | None = None,
     progress: bool = True,
     on_row: Callable[[dict[str, Any]], None] | None = None,
+    agents: tuple[str | None, str | None] = (None, None),
 ) -> Comparison:
-    """Play ``specs`` as they are (card table ``cards[0]``, default the game's) and with
-    the rule ``changes`` (card table ``cards[1]``, default ``cards[0]``): the same seeds,
-    setups and agents. Returns both frames and the paired table. ``on_row`` is called with
+    """Play ``specs`` as they are (card table ``cards[0]``, default the game's; agent
+    ``agents[0]`` in every seat if given) and with the rule ``changes`` (card table
+    ``cards[1]``, default ``cards[0]``; agent ``agents[1]``, default the base's): the same
+    seeds and setups. Returns both frames and the paired table. ``on_row`` is called with
     each finished match's row (both variants: a dashboard's progress bar)."""
-    variant = with_rules(game, specs, changes)
+    base = with_agent(specs, agents[0]) if agents[0] else list(specs)
+    variant = with_rules(game, base, changes)
+    if agents[1]:
+        variant = with_agent(variant, agents[1])
     run: dict[str, Any] = {"workers": workers, "backend": backend, "scheduler": scheduler, "progress": progress, "on_row": on_row}  # fmt: skip
-    base_df = simulate(specs, cards=cards[0], **run)
+    base_df = simulate(base, cards=cards[0], **run)
     var_df = simulate(variant, cards=cards[1] or cards[0], **run)
-    cmp = Comparison(game.name, dict(changes), cards, base_df, var_df)
+    cmp = Comparison(game.name, dict(changes), cards, base_df, var_df, agents=agents)
     cmp.table = paired_table(game, base_df, var_df)
     return cmp
+
+
+def compare_results(game: registry.Game, a: str, b: str) -> Comparison:
+    """Pair two saved ``throne simulate`` runs (Parquet) match by match: they must have
+    played the same seeds in the same order (``match`` → ``seed``), else a ``ValueError``
+    names the first match where they differ."""
+    base, variant = load_results(a), load_results(b)
+    for path, df in ((a, base), (b, variant)):
+        if not {"match", "seed"} <= set(df.columns):
+            raise ValueError(f"{path}: not a throne simulate result (no match/seed columns)")
+        if "game" in df and len(df) and set(df["game"].astype(str)) != {game.name}:
+            raise ValueError(f"{path}: results of {sorted(set(df['game']))}, not {game.name}")
+    seeds = pd.concat(
+        [
+            base.set_index("match")["seed"].rename("a"),
+            variant.set_index("match")["seed"].rename("b"),
+        ],
+        axis=1,
+        join="inner",
+    )
+    if seeds.empty:
+        raise ValueError(f"{a} and {b} have no match in common")
+    differ = seeds[seeds["a"] != seeds["b"]]
+    if len(differ):
+        m = differ.index[0]
+        raise ValueError(
+            f"{a} and {b} did not play the same seeds: match {m} is seed {differ.loc[m, 'a']} "
+            f"in one and {differ.loc[m, 'b']} in the other"
+        )
+    cmp = Comparison(game.name, {}, (None, None), base, variant, agents=(_agents_of(base), _agents_of(variant)), sources=(a, b))  # fmt: skip
+    cmp.table = paired_table(game, base, variant)
+    return cmp
+
+
+def _agents_of(df: pd.DataFrame) -> str | None:
+    """The agents of a run's rows, as text (``standard`` or ``random, standard``)."""
+    cols = [c for c in df.columns if c.endswith("_agent")]
+    names = sorted({str(v) for c in cols for v in df[c].dropna()})
+    return ", ".join(names) or None
 
 
 def check_setups_playable(
@@ -270,11 +328,18 @@ def compare_text(cmp: Comparison, top: int = 12) -> str:
     seeds = sorted(set(cmp.base["seed"])) if "seed" in cmp.base and len(cmp.base) else []
     span = f"seeds {seeds[0]}..{seeds[-1]}" if seeds else "no seeds"
     a, b = cmp.cards
+    same = "same setups" if any(cmp.agents) else "same setups and agents"
     lines = [
         f"{cmp.game}: base vs variant, {len(cmp.base)} + {len(cmp.variant)} matches on the same "
-        f"{len(seeds)} seeds ({span}), same setups and agents",
-        f"variant rules: {changes_text(cmp.changes) if cmp.changes else '(unchanged)'}",
+        f"{len(seeds)} seeds ({span}), {same}",
     ]
+    if cmp.sources:
+        lines.append(f"saved runs: base {cmp.sources[0]}, variant {cmp.sources[1]}")
+    else:
+        lines.append(f"variant rules: {changes_text(cmp.changes) if cmp.changes else '(unchanged)'}")  # fmt: skip
+    if any(cmp.agents):
+        base_agent = cmp.agents[0] or "as the options chose"
+        lines.append(f"agents: base {base_agent}, variant {cmp.agents[1] or base_agent}")
     if a or b:
         lines.append(f"card tables: base {a or '(the game’s)'}, variant {b or a or '(the game’s)'}")
     lines.append(
@@ -337,6 +402,12 @@ def build_compare_parser(game: registry.Game) -> argparse.ArgumentParser:
     )
     p.add_argument("--cards", nargs=2, metavar=("A.csv", "B.csv"), default=None,
                    help="card tables: base A, variant B (default: the game's, both)")  # fmt: skip
+    p.add_argument("--agents", nargs=2, metavar=("A", "B"), default=None, type=agent_arg(game.name),
+                   help="agent of every seat: A in the base, B in the variant (a name or "
+                   "NAME:key=value…, e.g. standard ismcts:iterations=10)")  # fmt: skip
+    p.add_argument("--results", nargs=2, metavar=("A.parquet", "B.parquet"), default=None,
+                   help="pair two saved throne simulate runs of the same seeds (no match "
+                   "is played)")  # fmt: skip
     p.add_argument("--out", default=None, help="keep both variants' match rows (Parquet)")
     p.add_argument("--top", type=int, default=12, help="rows per group with many values")
     p.set_defaults(matches=100)
@@ -353,9 +424,16 @@ def compare_main(argv: Sequence[str] | None = None) -> int:
     from throne_lib.kit.variants import check_variant, parse_sets
 
     try:
+        if args.results:
+            if args.sets or args.cards or args.agents:
+                raise ValueError("--results pairs two saved runs: no --set, --cards or --agents")  # fmt: skip
+            cmp = compare_results(game, *args.results)
+            print(compare_text(cmp, args.top))
+            return 0
         changes = parse_sets(game, args.sets) if args.sets else {}
-        if not changes and not args.cards:
-            raise ValueError("nothing to compare: give --set FIELD=VALUE and/or --cards A.csv B.csv")  # fmt: skip
+        agents: tuple[str | None, str | None] = (args.agents[0], args.agents[1]) if args.agents else (None, None)  # fmt: skip
+        if not changes and not args.cards and not args.agents:
+            raise ValueError("nothing to compare: give --set FIELD=VALUE, --cards A.csv B.csv and/or --agents A B")  # fmt: skip
         cards: tuple[str | None, str | None] = (args.cards[0], args.cards[1]) if args.cards else (None, None)  # fmt: skip
         if args.cards and game.parse_table is None:
             raise ValueError(f"{game.name} has no card table to compare")
@@ -371,7 +449,7 @@ def compare_main(argv: Sequence[str] | None = None) -> int:
             check_setups_playable(game, specs, cards[1], changes)
         cmp = run_compare(
             game, specs, changes, cards, args.workers, args.backend, args.scheduler,
-            not args.no_progress,
+            not args.no_progress, agents=agents,
         )  # fmt: skip
     except (ValueError, OSError) as exc:
         problems = getattr(exc, "problems", None)
