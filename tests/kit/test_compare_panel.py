@@ -50,7 +50,7 @@ def test_the_same_card_table_twice_changes_nothing(tmp_path: Path) -> None:
     [
         ("bogus=1", "", "pin has no rule field &#x27;bogus&#x27;; valid fields:"),
         ("cp_rise=lots", "", "expected int"),
-        ("", "", "请至少填写一条规则改动"),
+        ("", "", "请至少填写一条规则改动（field=value）、第二张卡表的路径，或换一个变体的 AI"),
         ("", "missing.csv", "找不到卡表文件 missing.csv"),
     ],
 )
@@ -61,3 +61,16 @@ def test_bad_input_is_one_red_line(rules: str, cards: str, message: str) -> None
     assert panel.run() is None
     assert "无法对比" in panel.status.value and message in panel.status.value
     assert panel.result.value == "<table>earlier</table>"  # the last result stays
+
+
+def test_the_variants_ai_alone_is_a_comparison() -> None:
+    """No rule or table change, only the variant's AI: the same seeds played by the
+    game's agent and by the search (goofspiel: its matches are short)."""
+    panel = ComparePanel("goofspiel", backend="serial", seeds=8)
+    panel.agent.value = "ismcts:iterations=10"
+    cmp = panel.run()
+    assert cmp is not None
+    assert set(cmp.base["seat0_agent"]) == {registry.get("goofspiel").default_agent}
+    assert set(cmp.variant["seat0_agent"]) == {"ismcts:iterations=10"}
+    assert list(cmp.base["seed"]) == list(cmp.variant["seed"])
+    assert "信息集搜索 · 10 次迭代" in panel.status.value

@@ -1,5 +1,7 @@
-"""The balance pages' 「对比两个版本」 section: rule edits (``field=value`` lines) and an
-optional second card table, 「对比」, and the table of paired deltas with 95% intervals —
+"""The balance pages' 「对比两个版本」 section: rule edits (``field=value`` lines), an
+optional second card table and the variant's AI (the base's, or the search at a fixed
+number of iterations: is a figure the game's or the AI's?), 「对比」, and the table of
+paired deltas with 95% intervals —
 ``throne compare`` (:mod:`throne_lib.kit.compare`) in a dashboard, for any registered game.
 
 Testable without a browser: set :attr:`ComparePanel.rules` / :attr:`ComparePanel.cards`,
@@ -56,6 +58,13 @@ HINTS = {
     "goofspiel": "cards=6",
 }
 TOP = 12  # rows shown of a group with many values (heroes): the biggest moves
+#: the variant's AI: the base's (the game's default agent), or the search at a budget
+#: in iterations — not seconds, so the same seeds give the same figures on any machine
+VARIANT_AGENTS = (
+    ("与基准相同", ""),
+    ("信息集搜索 · 10 次迭代", "ismcts:iterations=10"),
+    ("信息集搜索 · 40 次迭代", "ismcts:iterations=40"),
+)
 
 
 def rule_lines(text: str) -> list[str]:
@@ -140,6 +149,11 @@ class ComparePanel:
             description="第二张卡表",
             layout=w.Layout(width="34em"),
         )
+        self.agent = w.Dropdown(
+            options=list(VARIANT_AGENTS), value="", description="变体的 AI",
+            layout=w.Layout(width="34em"),
+        )  # fmt: skip
+        self.agent.tooltip = "每个座位都由它来下；信息集搜索比规则 AI 慢得多（每局数秒）"
         self.seeds = w.BoundedIntText(value=seeds, min=2, max=5000, description="种子数")
         self.seed = w.IntText(value=0, description="起始种子")
         self.button = w.Button(description="对比", button_style="primary", icon="balance-scale")
@@ -150,9 +164,11 @@ class ComparePanel:
         inputs: list[Any] = [self.rules]
         if self.game.parse_table is not None:
             inputs.append(self.cards)
+        inputs.append(self.agent)
         note = w.HTML(
-            "<span style='color:#5d6778'>基准 = 现行规则与卡表；变体 = 填写的规则改动（与第二张卡表）。"
-            "两边在同样的种子、同样的对局设置与 AI 上各打一遍（共同随机数）；差值 = 变体 − 基准，"
+            "<span style='color:#5d6778'>基准 = 现行规则与卡表、规则 AI；变体 = 填写的规则改动"
+            "（与第二张卡表、变体的 AI）。两边在同样的种子、同样的对局设置上各打一遍（共同随机数）；"
+            "只换 AI：看一个数字是游戏本身的，还是 AI 打出来的。差值 = 变体 − 基准，"
             "按种子配对取平均，95% 区间 = ±1.96·sd/√n；黄色行：区间不含 0。"
             "命令行：<code>throne compare</code>（docs/balance.md）</span>"
         )
@@ -172,10 +188,11 @@ class ComparePanel:
         """Play both variants and show the table; an error is one red line (nothing else
         changes), never a traceback."""
         path = self.cards.value.strip() or None
+        agent = str(self.agent.value) or None
         try:
             changes = parse_sets(self.game, rule_lines(self.rules.value))
-            if not changes and path is None:
-                raise ValueError("请至少填写一条规则改动（field=value）或第二张卡表的路径")
+            if not changes and path is None and agent is None:
+                raise ValueError("请至少填写一条规则改动（field=value）、第二张卡表的路径，或换一个变体的 AI")  # fmt: skip
             if path is not None:
                 if self.game.parse_table is None:
                     raise ValueError(f"{self.game.name} 没有卡表")
@@ -202,7 +219,7 @@ class ComparePanel:
         try:
             cmp = run_compare(
                 self.game, specs, changes, (None, path), backend=self.backend,
-                progress=False, on_row=tick,
+                progress=False, on_row=tick, agents=(None, agent),
             )  # fmt: skip
         except (ValueError, OSError, RuntimeError) as exc:
             self._error(str(exc))
@@ -211,9 +228,12 @@ class ComparePanel:
             self.button.disabled = False
         self.comparison = cmp
         first, last = specs[0].seed, specs[-1].seed
-        self.status.value = (
-            f"完成：基准与变体各 {len(specs)} 局，种子 {first}–{last}，同样的对局设置与 AI"
+        same = (
+            "同样的对局设置与 AI"
+            if agent is None
+            else f"同样的对局设置；变体的 AI：{self.agent.label}"
         )
+        self.status.value = f"完成：基准与变体各 {len(specs)} 局，种子 {first}–{last}，{same}"
         self.result.value = table_html(cmp.table)
         return cmp
 
