@@ -11,7 +11,13 @@ import pandas as pd
 import pytest
 
 from throne_lib.kit import registry
-from throne_lib.kit.compare import compare_main, compare_results, run_compare, with_agent
+from throne_lib.kit.compare import (
+    compare_main,
+    compare_results,
+    compare_text,
+    run_compare,
+    with_agent,
+)
 from throne_lib.kit.sim import seat_specs, simulate_main
 
 TOY = registry.get("goofspiel")
@@ -89,3 +95,13 @@ def test_compare_agents_from_the_command_line(capsys: pytest.CaptureFixture[str]
     assert "same setups and agents" not in out
     with pytest.raises(SystemExit):  # an unknown parameter: a usage error before any match
         compare_main(["--game", "goofspiel", "--agents", "random", "ismcts:budget=3"])
+
+
+def test_saved_runs_of_different_lengths_pair_on_the_seeds_both_played(tmp_path: Path) -> None:
+    a = _simulate(tmp_path, "random", n=12)
+    b = tmp_path / "short.parquet"
+    assert simulate_main(["--game", "goofspiel", "--agent", "ismcts:iterations=4", "-n", "5",
+                          "--backend", "serial", "--no-progress", "--out", str(b)]) == 0  # fmt: skip
+    cmp = compare_results(TOY, str(a), str(b))
+    assert set(cmp.table["n"]) == {5}
+    assert "12 + 5 matches, paired on the 5 seeds both played (seeds 0..4)" in compare_text(cmp)

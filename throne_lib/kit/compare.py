@@ -325,13 +325,14 @@ def compare_text(cmp: Comparison, top: int = 12) -> str:
     from throne_lib.kit.variants import changes_text
 
     t = cmp.table
-    seeds = sorted(set(cmp.base["seed"])) if "seed" in cmp.base and len(cmp.base) else []
+    both = [df for df in (cmp.base, cmp.variant) if "seed" in df and len(df)]
+    seeds = sorted(set(both[0]["seed"]) & set(both[1]["seed"])) if len(both) == 2 else []
     span = f"seeds {seeds[0]}..{seeds[-1]}" if seeds else "no seeds"
     a, b = cmp.cards
     same = "same setups" if any(cmp.agents) else "same setups and agents"
     lines = [
-        f"{cmp.game}: base vs variant, {len(cmp.base)} + {len(cmp.variant)} matches on the same "
-        f"{len(seeds)} seeds ({span}), {same}",
+        f"{cmp.game}: base vs variant, {len(cmp.base)} + {len(cmp.variant)} matches, paired on "
+        f"the {len(seeds)} seeds both played ({span}), {same}",
     ]
     if cmp.sources:
         lines.append(f"saved runs: base {cmp.sources[0]}, variant {cmp.sources[1]}")
