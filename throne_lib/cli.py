@@ -86,7 +86,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     own = hooks.play(args)
     if own is not None:
         return own
-    from throne_lib.kit.agents import make_agent, play_out
+    from throne_lib.kit.agents import check_agent, make_agent, play_out
     from throne_lib.kit.log import AgentInfo, MatchRecorder
 
     if not args.agents:  # before a list of that many agents is built (--players 10**11)
@@ -109,6 +109,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     n = match.num_seats
     if len(names) != n:
         raise CliError(f"{len(names)} agents for {n} seats")
+    for a in names:  # an unknown name or parameter says which agent, before any match
+        check_agent(a, game.name)
     agents = [make_agent(a, args.seed * n + s, game.name) for s, a in enumerate(names)]
     infos = [AgentInfo(a, args.seed * n + s) for s, a in enumerate(names)]
     rec = MatchRecorder(match, args.log, infos) if args.log else None

@@ -65,3 +65,23 @@ def test_simulate_refuses_a_wrong_parameter_before_playing(
     assert exit_.value.code == 2
     assert "iterationz" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "agent"),
+    [
+        (
+            ["--game", "castle", "play", "--agents", "scripted:x=1,scripted,scripted"],
+            "scripted:x=1",
+        ),
+        (["play", "--blue", "standard:x=1"], "standard:x=1"),
+    ],
+)
+def test_play_names_the_agent_whose_parameter_is_wrong(
+    argv: list[str], agent: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from throne_lib.cli import main as throne_main
+
+    assert throne_main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"agent {agent!r}:" in err and "'x'" in err

@@ -21,7 +21,7 @@ from throne_lib.games.throne.cards import KINDS, RACES, CardDB, load_cards
 from throne_lib.games.throne.decks import DeckError, load_deck, signature_deck, validate_deck
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.kit.agents import make_agent, play_out
+from throne_lib.kit.agents import check_agent, make_agent, play_out
 from throne_lib.kit.cli import CliError, KitCliHooks
 from throne_lib.kit.log import AgentInfo, LogResult, MatchRecorder
 
@@ -139,7 +139,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     blue = resolve_side(db, args.blue_deck)
     red = resolve_side(db, args.red_deck)
     for name in (args.blue, args.red):
-        make_agent(name)  # fail early on an unknown agent name
+        check_agent(name)  # fail early on an unknown agent name or parameter
     match = run_match(db, blue, red, args.seed, (args.blue, args.red), args.log)
     print(f"seed {args.seed}: blue {blue.general} ({args.blue}) vs red {red.general} ({args.red})")
     for line in summary(match):
