@@ -273,6 +273,13 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         help="keep every change of a proposal, also one whose effect on the holdout has "
         "the wrong sign",
     )
+    budget(
+        "--holdout-repair",
+        "after pruning, touch the last proposal up on the holdout: at most this many repair "
+        "steps for the groups out of the aimed band there, shown as one more proposal "
+        "(default %(default)s: off)",
+        metavar="STEPS",
+    )
     budget("--max-changes")
     budget("--proposals", "proposals shown")
     budget("--z", "racing: one-sided z to drop a candidate")

@@ -175,11 +175,25 @@ def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
     """What each repair step worked on (the groups furthest out, with their rate and
     the way they should move) and what it kept, with the aimed imbalance before and
     after it (on search and confirm blocks together when the run had confirm blocks)."""
+    where = "search + confirm blocks" if res.budget.confirm else "search blocks"
     steps = [h for h in res.history if "worked_on" in h]
+    lines = _step_lines(steps, f"repair steps (rates and aimed imbalance on the {where}):", names)
+    return lines + _step_lines(
+        res.touch_up,
+        "touch-up of the last proposal on the holdout (rates and aimed imbalance there; "
+        "only the verification judges it):",
+        names,
+        "step",
+    )
+
+
+def _step_lines(
+    steps: Sequence[Mapping[str, Any]], heading: str, names: Mapping[str, str], key: str = "repair"
+) -> list[str]:
+    """``heading`` and one line per step: what it worked on and kept."""
     if not steps:
         return []
-    where = "search + confirm blocks" if res.budget.confirm else "search blocks"
-    lines = [f"repair steps (rates and aimed imbalance on the {where}):"]
+    lines = [heading]
     for h in steps:
         worked = ", ".join(
             f"{names.get(g, g)} {100 * r:.1f}%{'↑' if d > 0 else '↓'}" for g, d, r in h["worked_on"]
@@ -189,7 +203,7 @@ def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
             for k, old, new in h["kept"]
         )
         lines.append(
-            f"  {h['repair']}: for {worked or 'nothing'}: kept {kept or 'nothing'}; imbalance "
+            f"  {h[key]}: for {worked or 'nothing'}: kept {kept or 'nothing'}; imbalance "
             f"{h['imbalance_before']:.3f} -> {h['imbalance_after']:.3f}"
         )
     return lines
@@ -301,6 +315,7 @@ def report_text(
             f"{res.before_verified.imbalance:.3f}); targets met on the verification seeds: "
             f"{'yes' if p.verified.meets else 'no'}"
             + (" (but the budget cannot tell)" if cannot else "")
+            + ("; touched up on the holdout, which chose its last moves" if p.touched_up else "")
             + " ==",
             p.diff_text,
             *rules_lines(p.rules_changes, names),
@@ -562,6 +577,7 @@ def run_record(
         "repairs_run": res.repairs_run,
         "levers": res.levers,
         "history": res.history,
+        "touch_up": res.touch_up,
         "front": [{"changes": dict(c), "objectives": list(o)} for c, o in res.front],
         "verification": {
             "blocks": res.budget.verify_blocks,
@@ -622,6 +638,7 @@ def result_frame(
     )
     options_json = json.dumps(dict(options or {}), ensure_ascii=False, default=_jsonable)
     run_json = json.dumps(run_record(res, run, names), ensure_ascii=False, default=_jsonable)
+    touched = {p.number for p in res.proposals if p.touched_up}
     for number, changes, diff, rules, m, search_imb, size, vm, fx in entries:
         base = base_values(changes, res.space)
         listed = json.dumps(change_list(changes, base, names), ensure_ascii=False)
@@ -644,6 +661,7 @@ def result_frame(
                     "meets": None if vm is None else vm.meets,
                     "verify_imbalance": math.nan if vm is None else vm.imbalance,
                     "effects_json": fx,
+                    "touched_up": number in touched,
                     "mean_length": m.mean_length,
                     "group": g,
                     "matches": r.matches,

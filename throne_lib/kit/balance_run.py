@@ -286,6 +286,11 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
                 f"{float(base['verify_imbalance']):.3f}); targets met on the verification "
                 f"seeds: {'yes' if bool(r.get('meets', False)) else 'no'}"
                 + (" (but the budget cannot tell)" if cannot else "")
+                + (
+                    "; touched up on the holdout, which chose its last moves"
+                    if bool(r.get("touched_up", False))
+                    else ""
+                )
                 + " =="
             )
         else:

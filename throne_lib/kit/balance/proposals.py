@@ -51,6 +51,9 @@ class Proposal:
     verified: Measure | None = None  # on the run's verification blocks
     # each change's effect on the holdout, the ones pruned (kept=False) included
     effects: tuple[ChangeEffect, ...] = ()
+    # made by the touch-up on the holdout (Budget.holdout_repair): its holdout figures
+    # helped choose its last moves, so they are in-sample
+    touched_up: bool = False
 
     @property
     def n_changes(self) -> int:
@@ -86,6 +89,8 @@ class BalanceResult:
     verified_tell: Tell | None = None
     per_block: float = 0.0  # the fewest matches of a group per block
     verify_seeds: tuple[int, int] = (0, 0)
+    # the touch-up's steps on the holdout (Budget.holdout_repair), one record each
+    touch_up: list[dict[str, Any]] = field(default_factory=list)
 
     def proposal(self, number: int) -> Proposal:
         for p in self.proposals:
@@ -242,6 +247,16 @@ def suggest(
         effects = [change_effects(ev, space, c.changes, items) for c in shown]
         if budget.prune:
             shown, effects = _pruned(shown, effects, search)
+        touched: Changes | None = None
+        touch_steps: list[dict[str, Any]] = []
+        if budget.holdout_repair and shown:
+            touched, touch_steps = search.touch_up(shown[-1].changes, items)
+            if touched in {c.changes for c in shown}:
+                touched = None  # nothing kept: the last proposal as it was
+            else:
+                fx = change_effects(ev, space, touched, items)
+                shown.append(search.archive.get(touched) or Candidate(touched))
+                effects.append(fx)  # not pruned: the holdout chose these moves
         got = ev.outcomes([((), items)] + [(c.changes, items) for c in shown])
         if progress is not None:
             progress(
@@ -273,6 +288,7 @@ def suggest(
                     Measure.of(tally(outs), targets, groups),
                     task.table,
                     effects=tuple(fx),
+                    touched_up=c.changes == touched,
                 )
             )
         # the run's own verification: seeds no step of it saw; the verdict is from here
@@ -320,4 +336,5 @@ def suggest(
             tell(fewest(v_before, groups), targets),
             least,
             (seeds[0], seeds[-1] + SEED_STRIDE - 1),
+            touch_steps,
         )

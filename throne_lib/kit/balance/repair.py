@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 from throne_lib.kit.balance.budget import (
     CONFIRM_TOP,
@@ -404,3 +405,77 @@ class _Search(_Generations):
                 break
         self.repaired = cur
         self.history[-1]["repair_stop"] = stop
+
+    # --- the touch-up on the holdout (Budget.holdout_repair) -----------------------------
+
+    def touch_up(
+        self, start: Changes, items: Sequence[Hashable]
+    ) -> tuple[Changes, list[dict[str, Any]]]:
+        """``start`` touched up on the holdout's ``items`` (:data:`Budget.holdout_repair`):
+        at most that many steps, each trying :meth:`repair_moves` for the groups out of
+        the aimed band *on the holdout* (with ``repair_memory``, a group's first try is
+        the move the search measured to help most). A try counts when, on the holdout,
+        it moves its group the way it was made for and lowers the aimed imbalance; the
+        step keeps the best such try, or (``repair_combine``) every group's best made
+        together when that is better still. Two steps in a row that keep nothing end it.
+        Returns the changes and one record per step ("worked_on", "kept", the imbalance
+        before and after). A try replays only the holdout matches its knob concerns (the
+        rest are cached), so a step costs a few of the worked-on groups' matches."""
+        taken: set[Changes] = {start}
+        cur = Candidate(start)
+        cur.tally = tally(self.ev.outcomes([(start, list(items))])[0])
+        steps: list[dict[str, Any]] = []
+        idle = 0
+        for step in range(1, self.budget.holdout_repair + 1):
+            here = cur.tally
+            before = here.imbalance(self.targets, self.groups)
+            if before == 0:
+                break
+            tries = self.repair_moves(cur, taken, here)
+            if not tries:
+                break
+            got = self.ev.outcomes([(c.changes, list(items)) for c in tries])
+            good: dict[str, Candidate] = {}  # each group's best try that counts
+            for c, outs in zip(tries, got, strict=True):
+                c.tally = tally(outs)
+                assert c.fixes is not None
+                moved = c.tally.rate(c.fixes) - here.rate(c.fixes)
+                counts = moved * c.direction > 0 and self._obj(c) < self._obj(cur)
+                if counts and (c.fixes not in good or self._obj(c) < self._obj(good[c.fixes])):
+                    good[c.fixes] = c
+            best = min(good.values(), key=self._obj, default=None)
+            if best is not None and self.budget.repair_combine and len(good) > 1:
+                together = self.combine(cur, list(good.values()))
+                if together is not None and (both := self._new(together, taken)) is not None:
+                    both.tally = tally(self.ev.outcomes([(both.changes, list(items))])[0])
+                    if self._obj(both) < self._obj(best):
+                        best = both
+            was = dict(cur.changes)
+            if best is not None:
+                cur, idle = best, 0
+            else:
+                idle += 1
+            now = dict(cur.changes)
+            assert cur.tally is not None
+            worked: dict[str, int] = {}
+            for c in tries:
+                if c.fixes is not None:
+                    worked.setdefault(c.fixes, c.direction)
+            steps.append(
+                {
+                    "step": step,
+                    "worked_on": [[g, d, here.rate(g)] for g, d in worked.items()],
+                    "tries": len(tries),
+                    "kept": [
+                        [k, was.get(k, self.space[k].base), now.get(k, self.space[k].base)]
+                        for k in sorted(set(was) | set(now))
+                        if was.get(k) != now.get(k)
+                    ],
+                    "imbalance_before": before,
+                    "imbalance_after": cur.tally.imbalance(self.targets, self.groups),
+                    "matches_played": self.ev.played,
+                }
+            )
+            if idle >= 2:
+                break
+        return cur.changes, steps

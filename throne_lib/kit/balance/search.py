@@ -114,7 +114,7 @@ class _Generations:
 
     def _out_of_time(self, last_generation: float, reserve: bool = False) -> bool:
         """Would one more generation (as long as the last) and the end of the run (the
-        holdout, the changes' effects on it and the verification) pass the budget's time
+        holdout, the changes' effects on it, the touch-up and the verification) pass the budget's time
         limit? The end is estimated at the run's time per match so far for the unchanged
         table and every proposal replaying all its matches. ``reserve``:
         leave the repair its share of the limit too."""
@@ -128,7 +128,12 @@ class _Generations:
         items = sum(len(b) for b in self.blocks) / len(self.blocks)
         b = self.budget
         # the holdout, each change's effect on it (about once more), the verification
-        end = per_match * items * (2 * b.holdout_blocks + b.verify_blocks) * (1 + b.proposals)
+        shown = 1 + b.proposals + (b.holdout_repair > 0)  # the touch-up adds one
+        end = per_match * items * (2 * b.holdout_blocks + b.verify_blocks) * shown
+        # the touch-up: each try replays about the matches of the groups one card touches
+        share = min(1.0, 3 / max(1, len(self.groups)))
+        tries = b.holdout_repair * b.repair_groups * b.repair_tries
+        end += per_match * items * b.holdout_blocks * tries * share
         return spent + last_generation + end > limit
 
     # --- evaluation -----------------------------------------------------------------------
