@@ -61,12 +61,17 @@ class IsmctsHooks:
     game's default agent, if it is not random); ``evaluate(match)``: one value per seat in
     [-1, 1] where a cut-off rollout stops (default ``returns()``); ``prior(match, actions)``:
     one non-negative weight per legal action (progressive bias; expansion order);
-    ``params``: default constructor parameters (e.g. ``rollout_actions``)."""
+    ``params``: default constructor parameters (e.g. ``rollout_actions``);
+    ``determinize(match, seat, rng, belief)``: a determinization of ``seat``'s information
+    set weighted by what the public record says of the hidden part (``belief`` > 0: how
+    strongly; used instead of ``match.resample`` when the agent's ``belief`` is > 0). It
+    may read only what ``seat`` sees, like ``resample``."""
 
     rollout: Callable[[int], Any] | None = None
     evaluate: Callable[[Any], Values] | None = None
     prior: Callable[[Any, Sequence[Any]], Sequence[float]] | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    determinize: Callable[[Any, int, random.Random, float], Any] | None = None
 
 
 WIDENED: Mapping[str, Any] = {"policy_prior": 1.0, "widen": 0.5}
@@ -122,7 +127,10 @@ class IsmctsAgent:
     actions, where 40 iterations gave every child one noisy rollout) compares a few
     candidates — the rollout policy's own first — instead of sampling all of them once.
     ``decisive`` the number of determinizations on which a move must win at once to be
-    played without a search (0: never).
+    played without a search (0: never). ``belief`` > 0 draws each determinization from
+    the game's ``determinize`` hook (hidden identities weighted by the public record)
+    instead of ``match.resample`` (uniform); 0, the default, or a game without the hook:
+    ``resample``.
     ``stats`` holds the last search's iterations and time."""
 
     name = "ismcts"
@@ -138,6 +146,7 @@ class IsmctsAgent:
         "policy_prior": 0.0,
         "widen": 0.0,
         "decisive": 2,
+        "belief": 0.0,
     }
 
     def __init__(
@@ -169,6 +178,7 @@ class IsmctsAgent:
         self.policy_prior = float(p["policy_prior"])
         self.widen = float(p["widen"])
         self.decisive = int(p["decisive"])
+        self.belief = float(p["belief"])
         self.hooks = h
         self.policy = self._make_policy(g, h)
         self.stats: dict[str, float] = {"iterations": 0, "seconds": 0.0}
@@ -212,11 +222,19 @@ class IsmctsAgent:
         if self.decisive <= 0:
             return None
         seat = match.current_seat
-        worlds = [match.resample(seat, self.decisive_rng) for _ in range(self.decisive)]
+        worlds = [self.determinize(match, seat, self.decisive_rng) for _ in range(self.decisive)]
         for action in legal:
             if all(_wins_at_once(world, action, seat) for world in worlds):
                 return action
         return None
+
+    def determinize(self, match: Any, seat: int, rng: random.Random) -> Any:
+        """One world of ``seat``'s information set: the game's ``determinize`` hook when
+        ``belief`` > 0 and the game has one, else ``match.resample``."""
+        hook = self.hooks.determinize
+        if self.belief > 0 and hook is not None:
+            return hook(match, seat, rng, self.belief)
+        return match.resample(seat, rng)
 
     def search(self, match: Any) -> Node:
         """Run the budget from ``match`` (the acting seat's information set); the root."""
@@ -230,7 +248,7 @@ class IsmctsAgent:
                     break
             elif n >= self.iterations:
                 break
-            self.iterate(root, match.resample(seat, self.rng))
+            self.iterate(root, self.determinize(match, seat, self.rng))
             n += 1
         self.stats = {"iterations": n, "seconds": time.thread_time() - start}
         return root

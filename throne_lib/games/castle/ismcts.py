@@ -2,11 +2,15 @@
 agent (CH-AI) as rollout policy and a cut-off value per seat read from the
 determinization (where every identity is drawn, so the camps are known): the 城主's
 HP against the 敌军's (CH-WIN-2/3); a 中立 scores by its declared camp, else by its own
-survival."""
+survival. With ``belief`` > 0, :func:`determinize` deals the hidden identities weighted
+by the public record of who harmed and helped whom (CH-AI-2's suspicion), not uniformly."""
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
+import random
 from typing import Any
 
 from throne_lib.kit.ismcts import WIDENED, IsmctsHooks
@@ -47,4 +51,74 @@ def evaluate(match: Any) -> list[float]:
     return out
 
 
-HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params={"rollout_actions": 40, **WIDENED})
+# how a hidden identity leans on CH-AI-2's suspicion score (enemy +, castle -)
+LEAN = {"enemy": 1.0, "reinforcement": -1.0}
+
+
+def _deals(n: int, roles: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every distinct order of the multiset ``roles`` (``n`` of them)."""
+    counts: dict[str, int] = {}
+    for r in roles:
+        counts[r] = counts.get(r, 0) + 1
+    out: list[tuple[str, ...]] = []
+
+    def walk(prefix: tuple[str, ...]) -> None:
+        if len(prefix) == n:
+            out.append(prefix)
+            return
+        for r in sorted(counts):
+            if counts[r]:
+                counts[r] -= 1
+                walk((*prefix, r))
+                counts[r] += 1
+
+    walk(())
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _weighted(
+    sus: tuple[float, ...], roles: tuple[str, ...], belief: float
+) -> tuple[list[tuple[str, ...]], list[float]]:
+    """The deals of ``roles`` to seats whose suspicion scores are ``sus``, with their
+    cumulative weights: exp(belief x the sum over seats of lean(role) x score)."""
+    deals = _deals(len(sus), roles)
+    logs = [belief * sum(LEAN.get(r, 0.0) * x for r, x in zip(d, sus, strict=True)) for d in deals]
+    top = max(logs)
+    cum: list[float] = []
+    total = 0.0
+    for v in logs:
+        total += math.exp(v - top)
+        cum.append(total)
+    return deals, cum
+
+
+def determinize(match: Any, seat: int, rng: random.Random, belief: float) -> Any:
+    """``match.resample(seat, rng)`` with the hidden identities dealt again, each deal
+    weighted by exp(``belief`` x its agreement with the suspicion scores ``seat`` reads
+    from the public tallies of harm and help, CH-AI-2): a seat that has struck the 城主
+    is more often an 敌军. Reads only ``seat``'s observation."""
+    from throne_lib.games.castle.agents import suspicion
+    from throne_lib.games.castle.view import deal_role
+
+    world = match.resample(seat, rng)
+    hidden = [p for p in world.state.players if p.seat != seat and not p.revealed]
+    roles = tuple(sorted(p.role for p in hidden))
+    if len(set(roles)) < 2:
+        return world
+    view = getattr(match, "agent_observation", None)
+    score = suspicion(view(seat) if view is not None else match.observation(seat))
+    sus = tuple(round(score.get(p.seat, 0.0), 6) for p in hidden)
+    deals, cum = _weighted(sus, roles, belief)
+    deal = deals[min(bisect.bisect_right(cum, rng.random() * cum[-1]), len(deals) - 1)]
+    for p, role in zip(hidden, deal, strict=True):
+        deal_role(p, role)
+    return world
+
+
+HOOKS = IsmctsHooks(
+    rollout=rollout,
+    evaluate=evaluate,
+    params={"rollout_actions": 40, **WIDENED},
+    determinize=determinize,
+)

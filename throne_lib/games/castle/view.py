@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from throne_lib.games.castle.rules import ROLE_ZH
-from throne_lib.games.castle.state import State
+from throne_lib.games.castle.state import Player, State
 
 
 def _status(p: Any) -> list[str]:
@@ -160,9 +160,15 @@ def resample_state(s: State, seat: int, rng: random.Random) -> State:
     roles = sorted(p.role for p in hidden)  # sorted first: the draw depends on the view only
     rng.shuffle(roles)
     for p, role in zip(hidden, roles, strict=True):
-        p.role = role
-        p.camp = {"enemy": "enemy", "reinforcement": "castle"}.get(role, "")
+        deal_role(p, role)
     return redeal_shared_pile(t, seat, rng)
+
+
+def deal_role(p: Player, role: str) -> None:
+    """Give the hidden player ``p`` the identity ``role`` (and the camp it implies: a
+    hidden 中立 has declared none)."""
+    p.role = role
+    p.camp = {"enemy": "enemy", "reinforcement": "castle"}.get(role, "")
 
 
 def redeal_shared_pile(t: State, seat: int, rng: random.Random) -> State:

@@ -1,0 +1,90 @@
+"""城堡之心's belief-weighted determinization for ISMCTS (issue 32: 城主 and 援军 need to
+guess who is who). With ``ismcts:belief=B`` the hidden identities of a determinization
+are dealt weighted by the public tallies of harm and help (CH-AI-2's suspicion), not
+uniformly; it still reads only what the acting seat sees."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+from tests.test_ismcts import SMALL, midgame, tree_stats
+from throne_lib.games.castle.ismcts import _deals, _weighted, determinize
+from throne_lib.kit.agents import make_agent
+from throne_lib.kit.ismcts import IsmctsAgent
+
+
+def _struck(seats: int = 6, seed: int = 4) -> tuple[object, int, int]:
+    """A midgame, its acting seat, and a hidden seat that has struck the 城主 three times
+    more (a public tally, CH-AI-2)."""
+    m = midgame("castle", seed, actions=12, seats=seats)
+    seat = m.current_seat
+    lord = next(p.seat for p in m.state.players if p.role == "lord")
+    q = next(p.seat for p in m.state.players if p.seat != seat and not p.revealed)
+    m.state.harm[q][lord] += 3
+    return m, seat, q
+
+
+def test_the_deals_are_every_distinct_order_of_the_identities() -> None:
+    deals = _deals(4, ("enemy", "enemy", "neutral", "reinforcement"))
+    assert len(deals) == len(set(deals)) == math.factorial(4) // 2
+    assert all(Counter(d) == Counter(deals[0]) for d in deals)
+    # no evidence: every deal equally likely
+    _, cum = _weighted((0.0, 0.0, 0.0, 0.0), ("enemy", "enemy", "neutral", "reinforcement"), 0.5)
+    steps = [b - a for a, b in zip([0.0, *cum], cum, strict=False)]
+    assert max(steps) - min(steps) < 1e-12
+
+
+def test_a_seat_that_struck_the_lord_is_dealt_enemy_more_often_with_belief() -> None:
+    """CH-AI-2: harm done to the 城主 is an enemy's mark. Uniform determinizations (the
+    plain ``resample``) deal the seat 敌军 at the base rate; with belief, far more
+    often."""
+    m, seat, q = _struck()
+    hidden = [p for p in m.state.players if p.seat != seat and not p.revealed]
+    base = sum(p.role == "enemy" for p in hidden) / len(hidden)
+    rng_u, rng_b = random.Random(1), random.Random(1)
+    n = 400
+    uniform = sum(m.resample(seat, rng_u).state.players[q].role == "enemy" for _ in range(n)) / n
+    belief = sum(
+        determinize(m, seat, rng_b, 0.5).state.players[q].role == "enemy" for _ in range(n)
+    ) / n
+    assert abs(uniform - base) < 0.08
+    assert belief > min(0.95, base + 0.25)
+    # every world is still a deal of the same identities, the seen ones unchanged
+    w = determinize(m, seat, random.Random(2), 0.5)
+    assert Counter(p.role for p in w.state.players) == Counter(p.role for p in m.state.players)
+    assert w.observation(seat) == m.observation(seat)
+
+
+def test_the_weighted_deal_is_deterministic_by_rng() -> None:
+    m, seat, _ = _struck()
+    a = determinize(m, seat, random.Random(9), 0.5)
+    b = determinize(m, seat, random.Random(9), 0.5)
+    assert a.hash() == b.hash()
+
+
+def test_with_belief_the_agent_still_sees_only_what_its_seat_sees() -> None:
+    """Two positions whose hidden identities are swapped (CH-ROLE), with public harm on
+    record, give the same search from the seat that cannot see them."""
+    m, seat, _ = _struck()
+    hidden = [p for p in m.state.players if p.seat != seat and not p.revealed]
+    pair = next((p, q) for p in hidden for q in hidden if p.role != q.role)
+    v = m.copy()
+    a, b = (v.state.players[p.seat] for p in pair)
+    a.role, b.role = b.role, a.role
+    a.camp, b.camp = b.camp, a.camp
+    assert v.observation(seat) == m.observation(seat) and v.hash() != m.hash()
+    trees = [
+        tree_stats(IsmctsAgent(3, game="castle", belief=0.5, **SMALL).search(x)) for x in (m, v)
+    ]
+    assert trees[0] == trees[1]
+    # and the weighting changes the search: it is not the uniform one
+    plain = tree_stats(IsmctsAgent(3, game="castle", **SMALL).search(m))
+    assert trees[0] != plain
+
+
+def test_belief_is_an_agent_parameter() -> None:
+    agent = make_agent("ismcts:iterations=4:belief=0.5", 1, "castle")
+    assert agent.belief == 0.5
+    assert make_agent("ismcts:iterations=4", 1, "castle").belief == 0.0  # off by default
