@@ -144,3 +144,39 @@ def test_a_bad_agent_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> Non
     argv = ["ladder", "--game", TAKEAWAY.name, "--agents", "random", "-n", "1", "--backend", "serial"]  # fmt: skip
     assert throne_main(argv) == 1
     assert "at least two agents" in capsys.readouterr().err
+
+
+def test_role_focus_puts_the_entrant_in_the_seat_dealt_that_role() -> None:
+    """``--role lord`` (城堡之心, CH-ROLE): on every seed the entrant takes the 城主's seat,
+    wherever the deal put it, so each of the n seeds measures the 城主; the table has
+    that role alone."""
+    g = registry.get("castle")
+    es = [parse_entrant("scripted"), parse_entrant("random")]
+    specs = ladder_specs(g, es, n=4, seats=5, seed=50, role="lord")
+    focus = [s for s in specs if s.label.startswith("focus|")]
+    assert len(focus) == 4 and len(specs) == 8
+    df = run_ladder(specs, backend="serial", progress=False)
+    seats = {int(s.label.rsplit("|", 1)[1]) for s in focus}
+    assert len(seats) > 1  # the deal moves the 城主; rotation alone would not follow it
+    for _, row in df[df["ladder"].str.startswith("focus|")].iterrows():
+        seat = int(str(row["ladder"]).rsplit("|", 1)[1])
+        assert row[f"seat{seat}_role"] == "lord"
+        assert row[f"seat{seat}_agent"] == "random"
+    t = focus_table(df)
+    assert set(t["role"]) == {"lord", "all"} and set(t["seeds"]) == {4}
+
+
+def test_role_focus_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
+    g = registry.get("castle")
+    es = [parse_entrant("scripted"), parse_entrant("random")]
+    with pytest.raises(ValueError, match="'king'"):
+        ladder_specs(g, es, n=2, seats=5, role="king")
+    with pytest.raises(ValueError, match="three or more seats"):
+        ladder_specs(registry.get("pin"), es, n=2, seats=2, role="lord")
+    toy = registry.get(TAKEAWAY.name)
+    with pytest.raises(ValueError, match="deals no roles"):
+        ladder_specs(toy, es, n=2, seats=3, role="lord")
+    argv = ["ladder", "--game", "castle", "--seats", "5", "--agents", "scripted,random",
+            "--role", "king", "-n", "1", "--backend", "serial"]  # fmt: skip
+    assert throne_main(argv) == 1
+    assert "king" in capsys.readouterr().err

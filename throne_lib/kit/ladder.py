@@ -18,6 +18,10 @@ back on every backend.
   the difference in points with a 95% interval (paired), per role (the game's
   ``{seat}_role`` or ``{seat}_team_size`` column, else the seat), and as a paired Elo
   from the discordant seeds (entrant's seat won and the baseline's lost, or the reverse).
+  With ``--role ROLE`` the entrant takes, on each seed, the seat dealt that role (the
+  game's ``{seat}_role`` column of the match as dealt; seeds without it are skipped), so
+  every one of the ``n`` seeds measures that role: a per-role figure for a fifth of the
+  matches seat rotation would need at five seats.
 
 Rows go to Parquet with a ``ladder`` column (``pair|A|B`` with A in seat 0;
 ``base||`` or ``focus|X|seat``); ``throne report FILE`` prints the ladder from them.
@@ -39,10 +43,12 @@ import pandas as pd
 from throne_lib.kit import registry
 from throne_lib.kit.agents import check_agent, parse_agent
 from throne_lib.kit.cluster import add_backend_options
-from throne_lib.kit.sim import MatchSpec, save_results, simulate
+from throne_lib.kit.sim import MatchSpec, save_results, sim_hooks, simulate
 from throne_lib.kit.stats import Z95, wilson
 
 BOOTSTRAP = 400
+# with --role: how many seeds per asked seed may be looked at for one that deals the role
+SKIP_LIMIT = 20
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,11 @@ def ladder_specs(
     seats: int,
     seed: int = 0,
     setups: Sequence[Any] | None = None,
+    role: str | None = None,
 ) -> list[MatchSpec]:
-    """The matches of a ladder (see the module docstring); ``n`` seeds."""
+    """The matches of a ladder (see the module docstring); ``n`` seeds. ``role``
+    (multi-seat): the entrant takes the seat dealt that role on each seed
+    (:func:`seats_with_role`), and seeds where no seat has it are skipped."""
     if len({e.label for e in entrants}) != len(entrants):
         raise ValueError("ladder: every entrant must be different")
     if len(entrants) < 2:
@@ -94,8 +103,17 @@ def ladder_specs(
             )
         )
 
-    for i in range(n):
+    if role is not None and seats == 2:
+        raise ValueError("ladder: --role is for games of three or more seats")
+    found = 0
+    for i in range(n if role is None else SKIP_LIMIT * n):
+        if found == n:
+            break
         s = seed + i
+        holders = seats_with_role(game, su, s, role) if role is not None else []
+        if role is not None and not holders:
+            continue
+        found += 1
         if seats == 2:
             for x in range(len(entrants)):
                 for y in range(x + 1, len(entrants)):
@@ -106,9 +124,28 @@ def ladder_specs(
             ref = entrants[0]
             add(s, [ref] * seats, "base||")
             for e in entrants[1:]:
-                seat = i % seats
+                seat = holders[i % len(holders)] if holders else i % seats
                 add(s, [e if q == seat else ref for q in range(seats)], f"focus|{e.label}|{seat}")
+    if found < n:
+        raise ValueError(
+            f"ladder: only {found} of seeds {seed}–{seed + SKIP_LIMIT * n - 1} deal a seat "
+            f"the role {role!r} ({n} asked)"
+        )
     return out
+
+
+def seats_with_role(game: registry.Game, setups: Sequence[Any], seed: int, role: str) -> list[int]:
+    """The seats dealt ``role`` in the match of ``seed`` as dealt (before any action): the
+    game's ``{seat}_role`` result columns (its sim hooks' row) of the new match. A
+    ``ValueError`` when the game records no roles."""
+    match = game.new_match(list(setups), seed, {})
+    hooks = sim_hooks(game)
+    spec = MatchSpec(0, seed, tuple(setups), ("",) * len(setups), game=game.name)
+    row = hooks.row(spec, match, hooks.start(spec, match), {})
+    names = [game.seat_name(q) for q in range(len(setups))]
+    if not any(f"{name}_role" in row for name in names):
+        raise ValueError(f"ladder: {game.name} deals no roles (no seat_role column)")
+    return [q for q, name in enumerate(names) if row.get(f"{name}_role") == role]
 
 
 def run_ladder(specs: Sequence[MatchSpec], **sim: Any) -> pd.DataFrame:
@@ -317,6 +354,12 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("-n", "--seeds", type=int, default=20, help="seeds (per pair)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seats", type=int, default=None, help="default: the game's minimum")
+    p.add_argument(
+        "--role",
+        default=None,
+        help="multi-seat: the entrant takes the seat dealt this role on every seed "
+        "(e.g. lord); default: seat rotation",
+    )
     add_backend_options(p)
     p.add_argument("--out", default="ladder.parquet")
     p.add_argument("--no-progress", action="store_true")
@@ -330,7 +373,7 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
         for e in entrants:  # an unknown name or parameter, before an hour of matches
             check_agent(e.label, game.name)
         seats = args.seats or game.seats[0]
-        specs = ladder_specs(game, entrants, args.seeds, seats, args.seed)
+        specs = ladder_specs(game, entrants, args.seeds, seats, args.seed, role=args.role)
         df = run_ladder(specs, workers=args.workers, backend=args.backend,
                         scheduler=args.scheduler, progress=not args.no_progress)  # fmt: skip
     except (ValueError, OSError) as exc:
