@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import matplotlib
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -21,6 +22,7 @@ from test_balance import SMALL, TWO_OFF, ToyGame  # noqa: E402
 
 from throne_lib.kit import balance_cli  # noqa: E402
 from throne_lib.kit.balance import Budget, Targets, search_space, suggest  # noqa: E402
+from throne_lib.kit.balance_panel import SuggestPanel  # noqa: E402
 from throne_lib.kit.balance_report import report_text, result_frame, save_result  # noqa: E402
 from throne_lib.kit.balance_run import load_run, show_text  # noqa: E402
 
@@ -116,3 +118,21 @@ def test_the_touch_up_is_off_unless_asked_and_takes_its_steps_from_the_command_l
     )
     assert balance_cli._budget(args).holdout_repair == 3
     assert balance_cli._budget(balance_cli.options("throne")).holdout_repair == 0
+
+
+def test_the_dashboard_offers_the_touch_up_and_names_its_proposal(tmp_path: Path) -> None:
+    """「留出修补」 on the 调平建议 panel: the run's touched-up proposal is listed as
+    「方案 N（留出修补）」, and so again when the saved run is shown at the next visit."""
+    matplotlib.use("Agg")
+    cards = tmp_path / "cards.csv"
+    cards.write_text(TWO_OFF, encoding="utf-8")
+    panel = SuggestPanel(ToyGame, cards, {"giant": "巨人"}, backend="serial")
+    assert panel.touch_up.value == 0  # off unless asked, as on the command line
+    panel.population.value, panel.generations.value = 4, 1
+    panel.blocks.value, panel.holdout.value, panel.touch_up.value = 4, 30, 4
+    assert panel._budget().holdout_repair == 4
+    panel.run()
+    labels = [label for label, _ in panel.choice.options]
+    assert labels[-1].endswith("（留出修补）") and not any("留出修补" in x for x in labels[:-1])
+    again = SuggestPanel(ToyGame, cards, {"giant": "巨人"}, backend="serial")
+    assert [label for label, _ in again.choice.options] == labels

@@ -271,6 +271,14 @@ class SuggestPanel:
             description="修补步数",
             tooltip="代数之后，针对仍在区间外的将领逐步微调（每步只重赛相关对局）",
         )
+        self.touch_up = w.IntSlider(
+            value=d.holdout_repair,
+            min=0,
+            max=5,
+            description="留出修补",
+            tooltip="剪枝之后，按留出区块上的胜率再修补最后一个方案（至多这么多步），"
+            "结果作为另一个方案列出；是否达标仍只看复核",
+        )
         self.confirm = w.Checkbox(
             value=False,
             description="复核修补",
@@ -327,8 +335,8 @@ class SuggestPanel:
             ]  # fmt: skip
         )
         extra = w.VBox(
-            [self.max_changes, self.repair, self.confirm, self.seed, self.time_limit,
-             self.backend, self.button]
+            [self.max_changes, self.repair, self.confirm, self.touch_up, self.seed,
+             self.time_limit, self.backend, self.button]
         )  # fmt: skip
         self.widget = w.VBox(
             [
@@ -372,7 +380,9 @@ class SuggestPanel:
             )
             return None
         self.run_head.value = run_head_html(rf, self.cards)
-        self.choice.options = [(f"方案 {n}", n) for n in rf.numbers]
+        self.choice.options = [
+            (f"方案 {n}" + ("（留出修补）" if rf.touched_up(n) else ""), n) for n in rf.numbers
+        ]
         if rf.numbers:
             self.choice.value = rf.numbers[0]
         self.detail_html.value = saved_detail_html(rf, rf.numbers[0] if rf.numbers else 0)
@@ -392,6 +402,7 @@ class SuggestPanel:
             # acceptance run's choice
             confirm=self.blocks.value if self.confirm.value and self.repair.value else 0,
             repair_combine=self.confirm.value,
+            holdout_repair=self.touch_up.value,
             time_limit=60.0 * self.time_limit.value if self.time_limit.value else None,
         )
 
@@ -517,7 +528,10 @@ class SuggestPanel:
         with self.chart:
             plt.show()
         plt.close(fig)
-        self.choice.options = [(f"方案 {p.number}", p.number) for p in res.proposals]
+        self.choice.options = [
+            (f"方案 {p.number}" + ("（留出修补）" if p.touched_up else ""), p.number)
+            for p in res.proposals
+        ]
         if res.proposals:
             self.choice.value = res.proposals[0].number
             self.show(res.proposals[0].number)

@@ -71,6 +71,12 @@ class RunFile:
             )
         return rows
 
+    def touched_up(self, number: int) -> bool:
+        """Was proposal ``number`` made by the touch-up on the holdout
+        (``Budget.holdout_repair``)? False for a file from before it."""
+        rows = self.rows(number)
+        return "touched_up" in rows.columns and bool(rows["touched_up"].iloc[0])
+
     def changes(self, number: int) -> list[dict[str, Any]]:
         """Proposal ``number``'s full change list: ``key``, ``card`` ("" for a rules
         parameter), ``field``, ``old``, ``new``, ``name`` (the card's, when known)."""
@@ -288,7 +294,7 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
                 + (" (but the budget cannot tell)" if cannot else "")
                 + (
                     "; touched up on the holdout, which chose its last moves"
-                    if bool(r.get("touched_up", False))
+                    if rf.touched_up(n)
                     else ""
                 )
                 + " =="
