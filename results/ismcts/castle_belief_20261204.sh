@@ -7,20 +7,20 @@
 # see is an 敌军, so there is nothing to infer). belief=0.5 was chosen before any run (one hit on the 城主
 # makes a seat e^1 = 2.7 times likelier an 敌军); rollouts to the end (rollout_actions=400)
 # as the best setting measured before (castle_full_20261203.sh). Seeds never used before:
-# 城主 39000-39199, 援军 39500-39699. Usage: sh castle_belief_20261204.sh [lord|reinforcement]...
+# 城主 39000-39199, 援军 39500-39619. Usage: sh castle_belief_20261204.sh [lord|reinforcement]...
 set -e
 cd "$(dirname "$0")/../.."
 search=ismcts:iterations=40:rollout_actions=400
 for role in "${@:-lord}"; do
     case $role in
-        lord) seed=39000 seats=5 ;;
-        reinforcement) seed=39500 seats=6 ;;
+        lord) seed=39000 seats=5 n=200 ;;
+        reinforcement) seed=39500 seats=6 n=120 ;;  # what the session's time left
         *) echo "role?"; exit 2 ;;
     esac
     out=results/ismcts/castle${seats}_${role}_belief_s$seed.parquet
     echo "== $(date -u +%FT%H:%M:%S) $role load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD)"
     /usr/bin/time -f "wall %e s, CPU %U+%S s" throne ladder --game castle --seats $seats --role $role \
-        --agents scripted,$search,$search:belief=0.5 -n 200 --seed $seed --workers 2 \
+        --agents scripted,$search,$search:belief=0.5 -n $n --seed $seed --workers 2 \
         --no-progress --out $out
     python - "$out" <<'PY'
 import sys
