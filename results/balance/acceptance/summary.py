@@ -1,9 +1,9 @@
 """Issue #38's acceptance target, read from the runs of run-acceptance.sh: for every
-proposal of results/balance/acceptance-s*.parquet, its figures on the run's own
+proposal of results/balance/acceptance/acceptance-s*.parquet, its figures on the run's own
 verification blocks (360 matches per general, seeds no step of the run played) — the
 first seat, the generals outside 40-60% — and whether it meets the target: first seat
 <= 55% and at most one general outside 40-60%, by at most 2 points. Usage, from the
-repository's root: python results/balance/acceptance_summary.py [FILE...]"""
+repository's root: python results/balance/acceptance/summary.py [FILE...]"""
 
 from __future__ import annotations
 
@@ -41,5 +41,7 @@ def summary(path: str) -> list[str]:
 
 
 if __name__ == "__main__":
-    for path in sys.argv[1:] or sorted(glob.glob("results/balance/acceptance-s*.parquet")):
+    for path in sys.argv[1:] or sorted(
+        glob.glob("results/balance/acceptance/acceptance-s*.parquet")
+    ):
         print("\n".join(summary(path)))

@@ -3,15 +3,17 @@
 # 28-minute limit, two workers) with the run's own verification at 36 blocks x 10 rounds
 # = 360 matches per general on seeds no step of the run played, so the run's report says
 # "targets met" from fresh seeds at the size the target asks. Usage, from anywhere:
-#   sh results/balance/run-acceptance.sh SEED [OPTION...]
+#   sh results/balance/acceptance/run-acceptance.sh SEED [OPTION...]
 # the options after the seed are added to the command: the 2026-12-03 runs were seed 20
-# alone, then seeds 21 to 23 with --holdout-repair 3 (docs/balance.md, "Acceptance").
-# Writes results/balance/acceptance-sSEED.{parquet,txt} and -show.txt, -stderr.txt.
+# alone, then seeds 21 and 22 with --holdout-repair 3 (docs/balance.md, "Runs with their
+# own verification"); summary.py reads them against the target.
+# Writes results/balance/acceptance/acceptance-sSEED.{parquet,txt}, -show.txt, -stderr.txt
+# (a folder of their own: the balance page opens on results/balance/*.parquet).
 set -e
 seed=${1:?usage: run-acceptance.sh SEED [OPTION...]}
 shift
-cd "$(dirname "$0")/../.."
-out=results/balance/acceptance-s$seed
+cd "$(dirname "$0")/../../.."
+out=results/balance/acceptance/acceptance-s$seed
 echo "== $(date -u +%FT%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD)" > $out-stderr.txt
 /usr/bin/time -f "wall %e s, CPU %U+%S s" throne balance suggest --agent standard \
     --band 0.40:0.60 --first-seat-max 0.55 \
