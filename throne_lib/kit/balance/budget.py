@@ -130,7 +130,10 @@ class Budget:
     blocks flatter the generals whose matches it replayed (run T's 巫妖王: 43.5% on them,
     36.9% on the holdout). No step chose on the holdout, so its rates are not flattered,
     and at 360 matches per general they place each to about +-5 points. The holdout then
-    helped choose, so only the verification blocks judge the result.
+    helped choose, so only the verification blocks judge the result. Off by default: in
+    the two acceptance runs that had it (seeds 21 and 22, docs/balance.md) it kept
+    nothing once and one step once, four generals out on the verification seeds either
+    way.
 
     ``prune``: keep a proposal's change only if its effect on the holdout (the
     proposal with it against the proposal without it, on the same matches) has the sign
