@@ -46,9 +46,9 @@ def test_a_seat_that_struck_the_lord_is_dealt_enemy_more_often_with_belief() -> 
     rng_u, rng_b = random.Random(1), random.Random(1)
     n = 400
     uniform = sum(m.resample(seat, rng_u).state.players[q].role == "enemy" for _ in range(n)) / n
-    belief = sum(
-        determinize(m, seat, rng_b, 0.5).state.players[q].role == "enemy" for _ in range(n)
-    ) / n
+    belief = (
+        sum(determinize(m, seat, rng_b, 0.5).state.players[q].role == "enemy" for _ in range(n)) / n
+    )
     assert abs(uniform - base) < 0.08
     assert belief > min(0.95, base + 0.25)
     # every world is still a deal of the same identities, the seen ones unchanged
