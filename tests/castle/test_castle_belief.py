@@ -80,11 +80,14 @@ def test_with_belief_the_agent_still_sees_only_what_its_seat_sees() -> None:
     ]
     assert trees[0] == trees[1]
     # and the weighting changes the search: it is not the uniform one
-    plain = tree_stats(IsmctsAgent(3, game="castle", **SMALL).search(m))
+    plain = tree_stats(IsmctsAgent(3, game="castle", belief=0.0, **SMALL).search(m))
     assert trees[0] != plain
 
 
-def test_belief_is_an_agent_parameter() -> None:
-    agent = make_agent("ismcts:iterations=4:belief=0.5", 1, "castle")
-    assert agent.belief == 0.5
-    assert make_agent("ismcts:iterations=4", 1, "castle").belief == 0.0  # off by default
+def test_belief_is_an_agent_parameter_on_by_default_in_castle() -> None:
+    """城堡之心's default is the measured one (belief 0.5, rollouts to the end:
+    docs/agents.md); ``belief=0`` gives the uniform deals of ``resample``."""
+    agent = make_agent("ismcts:iterations=4", 1, "castle")
+    assert (agent.belief, agent.rollout_actions) == (0.5, 400)
+    assert make_agent("ismcts:iterations=4:belief=0", 1, "castle").belief == 0.0
+    assert make_agent("ismcts:iterations=4", 1, "cities").belief == 0.0  # no hook there
