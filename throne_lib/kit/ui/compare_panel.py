@@ -153,7 +153,9 @@ class ComparePanel:
             options=list(VARIANT_AGENTS), value="", description="变体的 AI",
             layout=w.Layout(width="34em"),
         )  # fmt: skip
-        self.agent.tooltip = "每个座位都由它来下；信息集搜索比规则 AI 慢得多（每局数秒，城堡之心每局可达一分钟）"
+        self.agent.tooltip = (
+            "每个座位都由它来下；信息集搜索比规则 AI 慢得多（每局数秒，城堡之心每局可达一分钟）"
+        )
         self.seeds = w.BoundedIntText(value=seeds, min=2, max=5000, description="种子数")
         self.seed = w.IntText(value=0, description="起始种子")
         self.button = w.Button(description="对比", button_style="primary", icon="balance-scale")
