@@ -5,8 +5,7 @@
 # seats (200 seeds) and the 敌军 at 5 (100 seeds: does the default cost a seat that
 # already wins ~90%?), then the 城主 at 8 seats (100 seeds: the most hidden seats, 105
 # deals). Seeds never used before: 城主 6 seats 39700-39899, 敌军 5 seats 39900-39999,
-# 城主 8 seats 40000-40099; then the 中立 at 6 seats (100 seeds, 40300-40399: the one role
-# never measured; the scripted 中立 wins ~1%). Usage: sh castle_default_20261204.sh [lord6|enemy5|lord8|neutral6]...
+# 城主 8 seats 40000-40099. Usage: sh castle_default_20261204.sh [lord6|enemy5|lord8]...
 set -e
 cd "$(dirname "$0")/../.."
 for run in "${@:-lord6}"; do
@@ -14,7 +13,6 @@ for run in "${@:-lord6}"; do
         lord6) role=lord seats=6 seed=39700 n=200 ;;
         enemy5) role=enemy seats=5 seed=39900 n=100 ;;
         lord8) role=lord seats=8 seed=40000 n=100 ;;  # what the session's time left
-        neutral6) role=neutral seats=6 seed=40300 n=100 ;;
         *) echo "run?"; exit 2 ;;
     esac
     out=results/ismcts/castle${seats}_${role}_default_s$seed.parquet
