@@ -13,7 +13,9 @@ LOW, HIGH = 40.0, 60.0
 
 def main() -> None:
     here = Path(__file__).parent
-    print("run seed | proposal | first seat before -> after | generals outside 40-60% before -> after")
+    print(
+        "run seed | proposal | first seat before -> after | generals outside 40-60% before -> after"
+    )
     for path in sorted(here.glob("dashboard-s*-verify.txt")):
         seed = path.name.split("-")[1][1:]
         text = path.read_text(encoding="utf-8")
