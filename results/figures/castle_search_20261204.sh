@@ -3,8 +3,7 @@
 # default since 2026-12-04 (rollouts to the end, belief=0.5) at the budget the other games'
 # figures used, 4-8 seats, 50 seeds each from 37000: the first 50 of the scripted runs'
 # 300 seeds (castle_20261203.sh), so `throne compare --results` pairs them match by match.
-# Usage: [N=seeds] sh castle_search_20261204.sh [SEATS...]   (8 seats was run with N=30:
-# the session's time)
+# Usage: [N=seeds] sh castle_search_20261204.sh [SEATS...]
 set -e
 cd "$(dirname "$0")/../.."
 out=results/figures
