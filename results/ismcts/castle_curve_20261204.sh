@@ -3,8 +3,9 @@
 # three budgets, 10, 40 and 160 iterations a decision, for the 城主 at 5 seats (the role
 # with the most to gain: the scripted 城主 wins ~6%), against the scripted agent in the
 # same seat on the same seeds. Every budget plays the same 100 seeds, never used before:
-# 40100-40199. The ladder prints each budget's advantage; the per-decision CPU time is
-# the ladder's time column over the searching seat's decisions (printed after it).
+# 40100-40199. The ladder prints each budget's advantage. The ladder records no time per
+# decision: the CPU seconds a decision at each budget are bench_ismcts.py's
+# (decision_time_castle_20261204.txt).
 # Usage: sh castle_curve_20261204.sh
 set -e
 cd "$(dirname "$0")/../.."
