@@ -24,7 +24,8 @@ back on every backend.
   matches seat rotation would need at five seats.
 
 Rows go to Parquet with a ``ladder`` column (``pair|A|B`` with A in seat 0;
-``base||`` or ``focus|X|seat``); ``throne report FILE`` prints the ladder from them.
+``base||`` or ``focus|X|seat``); ``throne report FILE`` prints the ladder from them. A
+stopped ladder goes on with ``--resume`` (the journal of :mod:`throne_lib.kit.journal`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import pandas as pd
 from throne_lib.kit import registry
 from throne_lib.kit.agents import check_agent, parse_agent
 from throne_lib.kit.cluster import add_backend_options
+from throne_lib.kit.journal import journal_path, stopped_message
 from throne_lib.kit.sim import MatchSpec, save_results, sim_hooks, simulate
 from throne_lib.kit.stats import Z95, wilson
 
@@ -362,6 +364,9 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
     )
     add_backend_options(p)
     p.add_argument("--out", default="ladder.parquet")
+    p.add_argument("--resume", action="store_true",
+                   help="go on from the journal a stopped run left beside --out "
+                   "(OUT.journal.jsonl): only its missing matches are played")  # fmt: skip
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -374,12 +379,18 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
             check_agent(e.label, game.name)
         seats = args.seats or game.seats[0]
         specs = ladder_specs(game, entrants, args.seeds, seats, args.seed, role=args.role)
+        book = journal_path(args.out)
         df = run_ladder(specs, workers=args.workers, backend=args.backend,
-                        scheduler=args.scheduler, progress=not args.no_progress)  # fmt: skip
+                        scheduler=args.scheduler, progress=not args.no_progress,
+                        journal=book, resume=args.resume)  # fmt: skip
+    except KeyboardInterrupt:
+        print(stopped_message(journal_path(args.out), "throne ladder"), file=sys.stderr)
+        return 130
     except (ValueError, OSError) as exc:
         print(f"throne ladder: {exc}", file=sys.stderr)
         return 1
     out = save_results(df, args.out)
+    book.unlink(missing_ok=True)
     print(ladder_text(df))
     print(f"{len(df)} matches -> {out}")
     return 0

@@ -20,6 +20,11 @@ CLI (``throne simulate [--game NAME]``, see :func:`simulate_main`)::
     throne simulate --blue human --red beast --blue-agent standard --red-agent random -n 100
     throne simulate --round-robin -n 4 --agent standard --backend dask --out rr.parquet
     throne simulate --game castle --seats 5 --agent random -n 20
+
+Every finished match's row also goes to a journal beside ``--out`` as it ends
+(:mod:`throne_lib.kit.journal`); a stopped run goes on with the same command and
+``--resume``, playing only the matches the journal lacks. The results file is written
+atomically, then the journal deleted.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from tqdm.auto import tqdm  # type: ignore[import-untyped]
 from throne_lib.kit import registry
 from throne_lib.kit.agents import agent_arg, agent_names, make_agent
 from throne_lib.kit.cluster import BACKENDS, add_backend_options, dask_client
+from throne_lib.kit.journal import Journal, fingerprint, journal_path, stopped_message
 
 MAX_ACTIONS = 100_000
 
@@ -295,13 +301,18 @@ def simulate(
     progress: bool = True,
     batch_size: int = 1,
     on_row: Callable[[dict[str, Any]], None] | None = None,
+    journal: str | Path | None = None,
+    resume: bool = False,
 ) -> pd.DataFrame:
     """Run the specs (all of one game) and return one row per match, ordered by ``match``.
 
     ``backend``: ``"process"`` (``workers`` processes, default all cores; 1 runs
     here), ``"dask"`` (the cluster at ``scheduler``, or a ``LocalCluster`` on
     127.0.0.1 with ``workers`` workers) or ``"serial"``. ``cards``: the game's card
-    table file (default its registered one)."""
+    table file (default its registered one). ``journal``: a file that receives every
+    row as its match ends (:class:`throne_lib.kit.journal.Journal`; the caller deletes
+    it once the results are saved); with ``resume`` the matches it already holds are
+    not played again (``on_row`` is called only for the matches played now)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: process, dask or serial")
     names = {s.game for s in specs} or {registry.DEFAULT_GAME}
@@ -312,13 +323,25 @@ def simulate(
     logs = str(log_dir) if log_dir is not None else None
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)
-    batches = _batches(specs, game, text, logs, max(1, batch_size))
-    workers = workers or os.cpu_count() or 1
-    bar = tqdm(total=len(specs), disable=not progress, desc="matches", unit="match")
+    book = Journal(journal, fingerprint(specs, text), resume) if journal is not None else None
     rows: list[dict[str, Any]] = []
+    todo = list(specs)
+    if book is not None:
+        wanted = {s.index for s in specs}
+        rows = [r for m, r in sorted(book.rows.items()) if m in wanted]
+        todo = book.todo(specs)
+        book.open()
+    batches = _batches(todo, game, text, logs, max(1, batch_size))
+    workers = workers or os.cpu_count() or 1
+    bar = tqdm(
+        total=len(specs), initial=len(specs) - len(todo), disable=not progress,
+        desc="matches", unit="match",
+    )  # fmt: skip
 
     def collect(got: Iterable[dict[str, Any]]) -> None:
         for row in got:
+            if book is not None:
+                book.add(row)
             rows.append(row)
             if on_row is not None:
                 on_row(row)
@@ -339,6 +362,8 @@ def simulate(
             _run_dask(batches, workers, scheduler, collect)
     finally:
         bar.close()
+        if book is not None:
+            book.close()
     return results_frame(rows)
 
 
@@ -364,9 +389,17 @@ def results_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
 
 
 def save_results(df: pd.DataFrame, path: str | Path) -> Path:
+    """Write the rows to Parquet atomically (a temporary file beside it, then a rename):
+    a reader, or a run stopped while writing, never leaves half a file."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    df.to_parquet(p, engine="pyarrow", index=False)
+    tmp = p.with_name(f".{p.name}.pid{os.getpid()}.tmp")
+    try:
+        df.to_parquet(tmp, engine="pyarrow", index=False)
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return p
 
 
@@ -416,6 +449,9 @@ def _kit_parser(
     p.add_argument("--seed", type=int, default=0, help="seed of the first match")
     add_backend_options(p)
     p.add_argument("--out", default="results.parquet", help="Parquet file to write")
+    p.add_argument("--resume", action="store_true",
+                   help="go on from the journal a stopped run left beside --out "
+                   "(OUT.journal.jsonl): only its missing matches are played")  # fmt: skip
     p.add_argument("--logs", default=None, help="directory for the match logs (JSONL)")
     p.add_argument("--cards", default=None, help="card table (default: the game's)")
     p.add_argument("--no-progress", action="store_true")
@@ -546,6 +582,7 @@ def simulate_main(argv: Sequence[str] | None = None) -> int:
         text = table_text(game, args.cards)
         table = _table(game.name, text) if text is not None else None
         specs = specs_from_args(game, args, table)
+        book = journal_path(args.out)
         df = simulate(
             specs,
             workers=args.workers,
@@ -554,7 +591,12 @@ def simulate_main(argv: Sequence[str] | None = None) -> int:
             cards=args.cards,
             log_dir=args.logs,
             progress=not args.no_progress,
+            journal=book,
+            resume=args.resume,
         )
+    except KeyboardInterrupt:
+        print(stopped_message(journal_path(args.out), "throne simulate"), file=sys.stderr)
+        return 130
     except (ValueError, OSError) as exc:
         print(f"throne simulate: {exc}", file=sys.stderr)
         return 1
@@ -563,6 +605,7 @@ def simulate_main(argv: Sequence[str] | None = None) -> int:
 
         df["rules"] = changes_text(rules_changes(game, args))
     out = save_results(df, args.out)
+    book.unlink(missing_ok=True)
     wins = df["winner"].value_counts().to_dict() if not df.empty else {}
     print(f"{len(df)} matches -> {out}; winners: {wins}")
     return 0
