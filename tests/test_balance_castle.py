@@ -264,3 +264,25 @@ def test_balance_suggest_takes_game_after_the_command(capsys: pytest.CaptureFixt
     assert "--generals" in out and "--first-seat-max" in out and "--players" not in out
     assert throne_main(["balance", "suggest", "--game", "pin", "--help"]) == 0
     assert "--decks" in capsys.readouterr().out
+
+
+def test_verify_out_rows_for_castle_have_every_role_and_hero_and_no_first_seat(
+    game: CastleBalance,
+) -> None:
+    """城堡之心 has no first seat: ``verify --out``'s rows are its role and hero groups
+    alone, each with the matches it played (none: no rate, not on target)."""
+    from throne_lib.kit.balance import verify
+    from throne_lib.kit.balance_report import verification_frame
+
+    knob = next(k for k in search_space(game).knobs if k.card and k.high > k.base)
+    v = verify(game, {1: {knob.key: knob.high}}, Targets(), seed=3, blocks=1, backend="serial")
+    df = verification_frame(v, agent="scripted")
+    assert sorted(set(df["proposal"])) == [0, 1]
+    for _, table in df.groupby("proposal"):
+        assert list(table["group"]) == list(game.groups())
+    roles = df[df["group"].str.contains("@")]
+    assert set(roles["group"]) == {"lord@5", "enemy@5", "reinforcement@5"}
+    assert (roles["matches"] > 0).all()
+    unplayed = df[df["matches"] == 0]  # a hero no seat was dealt in one block: no rate
+    assert unplayed["win_rate"].isna().all() and not unplayed["on_target"].any()
+    assert "first" not in set(df["group"]) and set(df["agent"]) == {"scripted"}

@@ -261,6 +261,41 @@ def test_verify_with_another_agent_shows_the_flip_table(
     assert "== agents:" not in same.read_text(encoding="utf-8")
 
 
+def test_verify_out_writes_the_figures_the_report_prints(
+    run: dict[str, Any], tmp_path: Path
+) -> None:
+    """``verify --out``: a row per table and group with the rate, interval, target and
+    verdicts the text report prints, both agents' rows with ``--agent``; and the same
+    verdict per table as the report's "targets met" line."""
+    report, out = tmp_path / "v.txt", tmp_path / "v.parquet"
+    argv = ["balance", "verify", str(run["out"]), "--cards", str(run["cards"]), "--blocks",
+            "1", "--workers", "1", "--seed", "5", "--agent", "standard"]  # fmt: skip
+    assert throne_main([*argv, "--report", str(report), "--out", str(out)]) == 0
+    text = report.read_text(encoding="utf-8")
+    df = pd.read_parquet(out)
+    numbers = [p.number for p in run["res"].proposals]
+    assert sorted(set(df["agent"])) == ["random", "standard"]
+    for _agent, rows in df.groupby("agent"):
+        assert sorted(set(rows["proposal"])) == [0, *numbers]
+        for _, table in rows.groupby("proposal"):
+            assert sorted(table["group"]) == sorted([*run["res"].groups, FIRST])
+            assert (table["matches"] > 0).all() and table["meets"].nunique() == 1
+    assert set(df["verify_seed"]) == {5} and set(df["results"]) == {str(run["out"])}
+    ok = (df["target_low"] <= df["win_rate"]) & (df["win_rate"] <= df["target_high"])
+    assert (df["on_target"] == ok).all()
+    assert ((df["ci_low"] <= df["win_rate"]) & (df["win_rate"] <= df["ci_high"])).all()
+    mine = df[df["agent"] == "standard"]
+    met = dict(re.findall(r"^== proposal (\d+): .*targets met on the verification seeds: "
+                          r"(yes|no) ==$", text, re.M))  # fmt: skip
+    for n in numbers:
+        table = mine[mine["proposal"] == n]
+        assert met[str(n)] == ("yes" if table["meets"].iloc[0] else "no")
+        for _, r in table.iterrows():
+            assert f"{100 * r['win_rate']:.1f}%" in text
+    lion = mine[(mine["group"] == "lionheart") & (mine["proposal"] == 0)]
+    assert list(lion["name"]) == ["狮心王"]
+
+
 def test_load_run_gives_the_numbers_and_agent(run: dict[str, Any]) -> None:
     rf = load_run(run["out"])
     assert rf.numbers == [p.number for p in run["res"].proposals]

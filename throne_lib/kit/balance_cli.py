@@ -10,7 +10,8 @@ and ``apply`` are the same for every game and live here.
 
     throne balance suggest [--game NAME] [targets] [search space] [budget] [--seed N]
                            [--out FILE] [--report FILE] [--apply N]
-    throne balance verify RESULTS.parquet [N …] [--seed S] [--blocks K] [--agent B] [options]
+    throne balance verify RESULTS.parquet [N …] [--seed S] [--blocks K] [--agent B]
+                          [--out FILE.parquet] [--report FILE] [options]
     throne balance show RESULTS.parquet [N …]
     throne balance apply RESULTS.parquet N [--game NAME] [--cards PATH]
 
@@ -32,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
 from throne_lib.kit import registry
 from throne_lib.kit.balance import (
     MAX_STEP,
@@ -52,10 +55,13 @@ from throne_lib.kit.balance_report import (
     report_text,
     save_result,
     targets_of,
+    verification_frame,
     verification_text,
 )
 from throne_lib.kit.balance_run import agents_text, load_run, show_text
 from throne_lib.kit.cluster import add_backend_options
+from throne_lib.kit.sim import save_results
+from throne_lib.kit.textfile import write_atomic
 
 if TYPE_CHECKING:
     from throne_lib.kit.balance_panel import SuggestPanel
@@ -378,6 +384,11 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     add_backend_options(v)  # unset: the run's (the defaults are suppressed below)
     v.add_argument("--chunk", type=int, help="matches per worker task")
     v.add_argument("--report", help="also write the text report here")
+    v.add_argument(
+        "--out",
+        help="also write the figures as Parquet (a row per table and group: rate, 95%% "
+        "interval, target, verdict; with --agent, both agents' rows)",
+    )
     for action in v._actions:  # the game's options name their defaults: unset is the run's
         if action.option_strings and action.dest not in ("help", "game"):
             action.default = argparse.SUPPRESS
@@ -627,6 +638,7 @@ def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
     v = measure(game)
     names = getattr(game, "names", {})
     text = verification_text(v, frame, names, str(args.results), opts.agent)
+    frames = [verification_frame(v, names, opts.agent, str(args.results))]
     run_agent = rf.agent
     if "agent" in given and run_agent is None:
         text += f"\n\n{args.results} does not name the run's agent: no comparison of agents"
@@ -634,6 +646,7 @@ def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         # the run's agent on the same verification seeds: a flip is the agent's, not the dice's
         mine = h.make(text_in, argparse.Namespace(**{**vars(opts), "agent": run_agent}))
         va = measure(mine)
+        frames.append(verification_frame(va, names, run_agent, str(args.results)))
         first = h.first_seat and targets.first_seat_max < 1
         text += "\n\n" + agents_text(
             v.groups,
@@ -648,8 +661,10 @@ def verify_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
             f"\n\nmatches played: {v.matches_played} ({opts.agent}) + "
             f"{va.matches_played} ({run_agent})"
         )
+    if "out" in given:
+        save_results(pd.concat(frames, ignore_index=True), given["out"])
     if "report" in given:
-        Path(given["report"]).write_text(text + "\n", encoding="utf-8")
+        write_atomic(given["report"], text + "\n")
     print(text)
     return 0
 

@@ -526,6 +526,52 @@ def verification_text(
     return "\n".join(lines)
 
 
+def verification_frame(
+    v: Verification,
+    names: Mapping[str, str] | None = None,
+    agent: str | None = None,
+    source: str = "",
+) -> pd.DataFrame:
+    """The verification as rows (``balance verify --out``), one per table and group:
+    ``proposal`` (0: the unchanged table), ``group`` (``first`` for the first seat),
+    ``name``, ``matches``, ``win_rate``, ``ci_low``, ``ci_high``, the target range
+    (``target_low``/``target_high``: the band, or the first seat's bound), ``on_target``
+    (the point estimate), ``sure`` (the interval wholly in or out), and per table
+    ``meets`` (every target), ``imbalance`` and ``mean_length``; the run's ``agent``,
+    ``verify_seed``, ``blocks`` and ``results`` (the file verified) in every row."""
+    names = names or {}
+    rows: list[dict[str, Any]] = []
+    for number, m in [(0, v.before), *sorted(v.after.items())]:
+        for g in [*v.groups, FIRST]:
+            r = m.rates[g]
+            if g == FIRST and r.matches == 0:  # a game without a first seat (城堡之心)
+                continue
+            low, high = _range_of(g, v.targets)
+            rows.append(
+                {
+                    "proposal": number,
+                    "group": g,
+                    "name": "first seat" if g == FIRST else names.get(g, g),
+                    "matches": r.matches,
+                    "win_rate": r.win_rate,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                    "target_low": max(low, 0.0),
+                    "target_high": high,
+                    "on_target": bool(low <= r.win_rate <= high),
+                    "sure": _sure(r, low, high) == "sure",
+                    "meets": m.meets,
+                    "imbalance": m.imbalance,
+                    "mean_length": m.mean_length,
+                    "agent": agent or "",
+                    "verify_seed": v.seed,
+                    "blocks": v.blocks,
+                    "results": source,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def _jsonable(x: object) -> object:
     """``json.dumps`` default for what a run's options hold: dataclasses (a rules
     knob's ``RulesField``), sets, paths."""
