@@ -14,6 +14,7 @@ from throne_lib.games.throne.decks import signature_deck
 from throne_lib.games.throne.sim import ladder_specs, matchup_specs, round_robin_specs
 from throne_lib.kit.log import replay
 from throne_lib.kit.sim import MatchSpec, load_results, simulate, simulate_main
+from throne_lib.kit.sim import play_spec as sim_play_spec
 
 
 def small_specs(db: CardDB, n: int = 4) -> list[MatchSpec]:
@@ -94,3 +95,42 @@ def test_unknown_backend_and_bad_side(db: CardDB, capsys: pytest.CaptureFixture[
         simulate(small_specs(db, 1), backend="spark", progress=False)
     assert simulate_main(["--blue", "nobody", "-n", "1", "--no-progress"]) == 1
     assert "nobody" in capsys.readouterr().err
+
+
+def test_play_spec_plays_the_agents_it_is_given() -> None:
+    """``play_spec(spec, agents=…)``: the given agents play (a benchmark's probe); the
+    same agents as the spec names give the same row, other ones another match."""
+    from throne_lib.kit.agents import make_agent
+    from throne_lib.kit.registry import get
+
+    setups = get("castle").default_setups(5)  # type: ignore[misc]
+    spec = MatchSpec(0, 11, tuple(setups), ("scripted",) * 5, game="castle")
+    _, row = sim_play_spec(spec)
+    same = [make_agent("scripted", spec.agent_seed(q), "castle") for q in range(5)]
+    assert sim_play_spec(spec, None, same)[1] == row
+    other = [make_agent("random", spec.agent_seed(q), "castle") for q in range(5)]
+    _, moved = sim_play_spec(spec, None, other)
+    assert moved["actions"] != row["actions"] and moved["seat0_agent"] == "scripted"
+
+
+def test_the_castle_headroom_probe_runs_and_its_cheat_is_no_agent(tmp_path: Path) -> None:
+    """benchmarks/castle_headroom.py end to end at a toy size: the ladder's rows for the
+    baseline, the honest search and the cheating probe; the probe is no agent anyone can
+    name."""
+    import importlib.util
+
+    from throne_lib.kit.agents import agent_names
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "castle_headroom.py"
+    spec = importlib.util.spec_from_file_location("castle_headroom", path)
+    assert spec is not None and spec.loader is not None
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    out = tmp_path / "h.parquet"
+    argv = ["--seats", "5", "-n", "1", "--iterations", "2", "--workers", "1", "--out", str(out)]
+    assert probe.main(argv) == 0
+    labels = sorted(load_results(out)["ladder"])
+    assert [x.split("|")[:2] for x in labels] == [
+        ["base", ""], ["focus", "cheat:iterations=2"], ["focus", "ismcts:iterations=2"]
+    ]  # fmt: skip
+    assert "cheat" not in agent_names("castle")

@@ -222,14 +222,19 @@ def base_row(game: registry.Game, spec: MatchSpec, match: Any) -> dict[str, Any]
     return row
 
 
-def play_spec(spec: MatchSpec, table: Any = None) -> tuple[Any, dict[str, Any]]:
-    """Play one spec; return the finished match and its result row."""
+def play_spec(
+    spec: MatchSpec, table: Any = None, agents: Sequence[Any] | None = None
+) -> tuple[Any, dict[str, Any]]:
+    """Play one spec; return the finished match and its result row. ``agents``: one per
+    seat, in place of the spec's named ones (a benchmark's probe that is no agent of the
+    kit; the row still names the spec's)."""
     game = registry.get(spec.game)
     match = game.new_match(list(spec.setups), spec.seed, options_of(spec, table))
-    agents = [
-        make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
-        for seat, name in enumerate(spec.agents)
-    ]
+    if agents is None:
+        agents = [
+            make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
+            for seat, name in enumerate(spec.agents)
+        ]
     hooks = sim_hooks(game)
     state = hooks.start(spec, match)
     for _ in range(MAX_ACTIONS):

@@ -1,0 +1,126 @@
+"""How much can one seat's play change its camp's fate in 城堡之心? (issue 32)
+
+The issue's target asks a searching seat to win ≥ 10 points more often than the scripted
+agent in the same seat, for every role. For the 城主 the honest search does it; for the
+援军 it gains +2.5 (6 seats). Is that the search's fault (it cannot tell who is who) or
+the seat's (a 援军 wins only with its 城主, and its own moves change that little)?
+
+This probe answers it on the same seeds, the role's seat played by three agents while
+every other seat stays scripted:
+
+* ``scripted`` — the baseline;
+* ``ismcts:iterations=N`` — the kit's honest search (today's default parameters), which
+  sees only what its seat sees;
+* ``cheat:iterations=N`` — the same search on the **true** position: every identity and
+  hand known, no determinization. It cheats on purpose and is never an agent of the kit
+  (nothing registers it; no dashboard or ``simulate`` can name it). Perfect information
+  is an upper bound of what better inference of the hidden part could give the honest
+  search at the same budget (Cowling, Powley & Whitehouse 2012 use such "cheating"
+  players the same way). It is not an upper bound of the seat: a larger budget could do
+  better.
+
+Rows are the ladder's (``ladder`` column: ``base||``, ``focus|LABEL|SEAT``) so ``throne
+report FILE`` prints the same table; each row is journaled as it ends, so a stopped run
+goes on with ``--resume``. Usage::
+
+    nice python benchmarks/castle_headroom.py --seats 6 --role reinforcement -n 120 \\
+        --seed 42000 --iterations 40 --workers 2 \\
+        --out results/ismcts/castle6_reinforcement_headroom_s42000.parquet
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from throne_lib.kit import registry
+from throne_lib.kit.agents import make_agent
+from throne_lib.kit.ismcts import IsmctsAgent
+from throne_lib.kit.journal import Journal, fingerprint, journal_path
+from throne_lib.kit.ladder import Entrant, ladder_specs, ladder_text
+from throne_lib.kit.sim import MatchSpec, play_spec, results_frame, save_results
+
+CHEAT = "cheat"
+
+
+class CheatingIsmcts(IsmctsAgent):
+    """The kit's ISMCTS searching the true match instead of a determinization of its
+    seat's information set. A probe for this benchmark only: it reads what it must not."""
+
+    def determinize(self, match: Any, seat: int, rng: random.Random) -> Any:
+        return match.copy()
+
+
+def play(spec: MatchSpec) -> dict[str, Any]:
+    """One match of the probe: the spec's agents, the cheating one in its focus seat."""
+    agents = [
+        make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
+        for seat, name in enumerate(spec.agents)
+    ]
+    kind, label, seat = spec.label.split("|")
+    if kind == "focus" and label.startswith(CHEAT + ":"):
+        q = int(seat)
+        agents[q] = CheatingIsmcts(spec.agent_seed(q), game=spec.game, **spec.agent_params(q))
+    return play_spec(spec, None, agents)[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seats", type=int, default=6)
+    p.add_argument("--role", default="reinforcement", help="lord, enemy, reinforcement, neutral")
+    p.add_argument("-n", "--seeds", type=int, default=120)
+    p.add_argument("--seed", type=int, default=42000, help="first seed")
+    p.add_argument("--iterations", type=int, default=40)
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", default="castle_headroom.parquet")
+    p.add_argument("--resume", action="store_true", help="go on from a stopped run's journal")
+    args = p.parse_args(argv)
+    game = registry.get("castle")
+    params = (("iterations", args.iterations),)
+    entrants = [
+        Entrant("scripted", "scripted"),
+        Entrant(f"ismcts:iterations={args.iterations}", "ismcts", params),
+        Entrant(f"{CHEAT}:iterations={args.iterations}", "ismcts", params),
+    ]
+    specs = ladder_specs(game, entrants, args.seeds, args.seats, args.seed, role=args.role)
+    book = Journal(journal_path(args.out), fingerprint(specs, CHEAT), args.resume)
+    rows = list(book.rows.values())
+    todo = book.todo(specs)
+    book.open()
+    print(f"{len(specs)} matches, {len(rows)} from the journal; load {os.getloadavg()[0]:.2f}")
+    start = time.time()
+    try:
+        if args.workers == 1:  # here, as simulate does
+            got: Any = (play(s) for s in todo)
+        else:
+            pool = ProcessPoolExecutor(max_workers=args.workers)
+            got = (f.result() for f in as_completed([pool.submit(play, s) for s in todo]))
+        for row in got:
+            book.add(row)
+            rows.append(row)
+    finally:
+        if args.workers != 1:
+            pool.shutdown(cancel_futures=True)
+        book.close()
+    df = results_frame(rows)
+    df["ladder"] = df["label"]
+    out = save_results(df, args.out)
+    book.remove()
+    use = [resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    cpu = sum(u.ru_utime + u.ru_stime for u in use)
+    print(ladder_text(df))
+    print(
+        f"{len(df)} matches -> {out}; wall {time.time() - start:.0f} s, CPU (this process "
+        f"and its workers) {cpu:.0f} s, load {os.getloadavg()[0]:.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
