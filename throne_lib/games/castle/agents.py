@@ -9,6 +9,7 @@ is seeded from the match seed and its seat (CH-AI-5); it has no time budget.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -86,32 +87,48 @@ class RandomAgent(SeatAgent):
 
 
 def suspicion(obs: Obs) -> dict[int, float]:
-    """CH-AI-2: each other seat's score, castle (−) to enemy (+), from public acts."""
-    me = obs["seat"]
-    players = obs["players"]
-    harm, helped = obs["harm"], obs["helped"]
+    """CH-AI-2: each other seat's score, castle (−) to enemy (+), from public acts.
+
+    A pure function of the seat, its role, every seat's shown role and camp and the
+    tallies of harm and help, which change only now and then: an ISMCTS rollout asks it
+    at nearly every action, so the scores are kept for the last few thousand such facts
+    (a new dict each call: a caller may change its copy)."""
+    key = (
+        obs["seat"],
+        obs["role"],
+        tuple((p["seat"], p["role"], p["camp"]) for p in obs["players"]),
+        tuple(map(tuple, obs["harm"])),
+        tuple(map(tuple, obs["helped"])),
+    )
+    return dict(_suspicion(*key))
+
+
+@functools.lru_cache(maxsize=4096)
+def _suspicion(
+    me: int,
+    my_role: str,
+    shown: tuple[tuple[int, str, str], ...],
+    harm: tuple[tuple[int, ...], ...],
+    helped: tuple[tuple[int, ...], ...],
+) -> dict[int, float]:
     known: dict[int, float] = {}
-    for p in players:
-        q = p["seat"]
-        role, camp = p["role"], p["camp"]
-        if q == me:
-            role = obs["role"]
+    for q, shown_role, camp in shown:
+        role = my_role if q == me else shown_role
         if role in ("lord", "reinforcement"):
             known[q] = -10.0
         elif role == "enemy":
             known[q] = 10.0
         elif role == "neutral" and camp:
             known[q] = 10.0 if camp == "enemy" else -10.0
-    lord = next((p["seat"] for p in players if p["role"] == "lord"), -1)
+    lord = next((q for q, role, _ in shown if role == "lord"), -1)
     score: dict[int, float] = {}
     for _ in range(2):  # one pass with what is certain, one using the first estimate
-        for p in players:
-            q = p["seat"]
+        for q, _role, _camp in shown:
             if q in known:
                 score[q] = known[q]
                 continue
             v = 0.0
-            for b in range(len(players)):
+            for b in range(len(shown)):
                 if b == q:
                     continue
                 w = known.get(b, score.get(b, 0.0))
@@ -145,6 +162,7 @@ class ScriptedAgent(SeatAgent):
             sus.get(p["seat"], 0) > 1 for p in players if p["alive"] and p["seat"] != self.seat
         )
         out: dict[int, float] = {}
+        side: str | None = None
         for p in players:
             q = p["seat"]
             if q == self.seat or not p["alive"]:
@@ -158,7 +176,8 @@ class ScriptedAgent(SeatAgent):
                 others = [x for x in players if x["alive"] and x["seat"] not in (self.seat, lord)]
                 out[q] = (-1.0 if others else 20.0) if q == lord else 10.0
             else:  # neutral: keep the 城主 alive while enemies live; hurt the stronger side
-                side = self.neutral_side(obs)
+                if side is None:  # one view, one side: weighed once, not once per seat
+                    side = self.neutral_side(obs)
                 if q == lord:
                     out[q] = -5.0 if enemies_alive else 1.0
                 else:

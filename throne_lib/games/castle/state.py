@@ -263,6 +263,20 @@ class State:
         d = abs(i - j)
         return min(d, len(ring) - d)
 
+    def distances(self, a: int) -> list[int]:
+        """:meth:`seat_distance` from ``a`` to every seat, the ring computed once (a
+        view's distance column: one ring, not one per seat)."""
+        ring = self.living()
+        if a not in ring:
+            return [0 if b == a else 99 for b in range(self.n)]
+        where = {q: k for k, q in enumerate(ring)}
+        i, size = where[a], len(ring)
+        out = []
+        for b in range(self.n):
+            j = where.get(b)
+            out.append(0 if b == a else 99 if j is None else min(abs(i - j), size - abs(i - j)))
+        return out
+
     def neighbours(self, seat: int) -> list[int]:
         """CH-SEAT-3: nearest living hero each way (one when only two are alive)."""
         ring = self.living()

@@ -36,6 +36,7 @@ def _status(p: Any) -> list[str]:
 def observe(s: State, seat: int | None, log: list[str] | None = None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator, the public part only)."""
     players = []
+    dist = s.distances(seat) if seat is not None else None
     for p in s.players:
         own = seat == p.seat
         known = own or p.revealed or not s.rules.hidden_identities
@@ -71,7 +72,7 @@ def observe(s: State, seat: int | None, log: list[str] | None = None) -> dict[st
                 "role_zh": ROLE_ZH.get(p.role, "") if known else "?",
                 "leadership": p.leadership,
                 "mana": p.mana if s.stage == "prep" else 0,
-                "distance": s.seat_distance(seat, p.seat) if seat is not None else None,
+                "distance": dist[p.seat] if dist is not None else None,
             }
         )
     me = s.players[seat] if seat is not None else None
