@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from throne_lib.kit import registry, sim
+from throne_lib.kit.analytics import report_main
 from throne_lib.kit.journal import JournalError, journal_path
 from throne_lib.kit.ladder import ladder_main
 from throne_lib.kit.sim import MatchSpec, load_results, save_results, seat_specs, simulate
@@ -162,6 +163,11 @@ def test_a_stopped_ladder_goes_on_with_resume(
     monkeypatch.setattr(sim, "play_spec", real)
     assert ladder_main([*argv, "--out", str(out)]) == 1  # without --resume: refused, kept
     assert "--resume" in capsys.readouterr().err and journal_path(out).exists()
+    # a stopped run's figures so far: the ladder of the three matches it finished
+    assert report_main([str(journal_path(out))]) == 0
+    text = capsys.readouterr().out
+    assert "the journal of a run not finished: 3 matches so far" in text
+    assert "== ladder: pin, 3 matches, 2 seeds ==" in text
     assert ladder_main([*argv, "--out", str(out), "--resume"]) == 0
     pd.testing.assert_frame_equal(load_results(out), whole)
     assert not journal_path(out).exists()  # its rows are in the results now
@@ -196,3 +202,24 @@ def test_kill_9_in_the_middle_of_simulate_loses_nothing(tmp_path: Path) -> None:
         env=env, check=True, capture_output=True,
     )  # fmt: skip
     pd.testing.assert_frame_equal(load_results(out), load_results(tmp_path / "whole.parquet"))
+
+
+def test_report_reads_a_running_simulate_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``throne report OUT.journal.jsonl``: the figures of the matches played so far,
+    the same report a results file of those matches gives; the journal left as it is."""
+    specs = game_specs("castle", n=8)
+    book = tmp_path / "run.journal.jsonl"
+    with pytest.raises(Stop):
+        simulate(specs, backend="serial", progress=False, journal=book, on_row=stop_after(5))
+    with book.open("a", encoding="utf-8") as f:
+        f.write('{"match": 5, "win')  # being written at this moment
+    before = book.read_bytes()
+    assert report_main([str(book)]) == 0
+    text = capsys.readouterr().out
+    assert f"{book}: the journal of a run not finished: 5 matches so far" in text
+    done = simulate(specs[:5], backend="serial", progress=False)
+    assert report_main([str(save_results(done, tmp_path / "five.parquet"))]) == 0
+    assert text.split("\n", 1)[1] == capsys.readouterr().out
+    assert book.read_bytes() == before

@@ -212,12 +212,22 @@ def report_main(argv: Sequence[str] | None = None) -> int:
     """``throne report [--game NAME] RESULTS.parquet``: print the balance report (the
     game's own when its ``Game.cli`` hook has ``report_text``)."""
     p = argparse.ArgumentParser(prog="throne report", description="balance report of a batch")
-    p.add_argument("results", help="Parquet file written by throne simulate")
+    p.add_argument("results", help="Parquet file written by throne simulate or ladder, or "
+                   "the journal of a run still going or stopped (OUT.journal.jsonl)")  # fmt: skip
     p.add_argument("--top", type=int, default=15, help="cards to list")
     p.add_argument("--game", default=None, help="the game (default: the frame's, else throne)")
     args = p.parse_args(argv)
+    from throne_lib.kit.journal import is_journal, journal_rows
+    from throne_lib.kit.ladder import is_ladder, ladder_text, with_ladder_column
+
     try:
-        df = pd.read_parquet(args.results, engine="pyarrow")
+        if is_journal(args.results):  # the matches played so far
+            df = with_ladder_column(pd.DataFrame(journal_rows(args.results)))
+            print(f"{args.results}: the journal of a run not finished: {len(df)} matches so far")
+            if df.empty:
+                return 0
+        else:
+            df = pd.read_parquet(args.results, engine="pyarrow")
         name = args.game or (
             str(df["game"].iloc[0]) if "game" in df and len(df) else registry.DEFAULT_GAME
         )
@@ -226,7 +236,6 @@ def report_main(argv: Sequence[str] | None = None) -> int:
         print(f"throne report: {exc}", file=sys.stderr)
         return 1
     from throne_lib.kit.cli import cli_hooks
-    from throne_lib.kit.ladder import is_ladder, ladder_text
 
     if is_ladder(df):  # a `throne ladder` file: the ratings
         print(ladder_text(df))

@@ -59,6 +59,44 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"a result row holds {type(value).__name__}, which JSON cannot store")
 
 
+def read_journal(path: Path, digest: str | None) -> tuple[dict[int, dict[str, Any]], int, int]:
+    """The rows of the journal at ``path`` by match number, the byte offset where its
+    whole lines end (a last line cut short by a kill is not a row yet) and its size.
+    ``digest``: the run it must be (:func:`fingerprint`); None: any run's."""
+    raw = path.read_bytes()
+    end = raw.rfind(b"\n") + 1
+    lines = decode_utf8(raw[:end], str(path)).split("\n")[:-1]
+    if not lines:
+        raise JournalError(f"{path}:1: no header line; delete the file to start over")
+    try:
+        head = json.loads(lines[0])
+    except json.JSONDecodeError as exc:
+        raise JournalError(f"{path}:1: not a journal header ({exc.msg})") from None
+    if not isinstance(head, dict) or head.get("kind") != KIND:
+        raise JournalError(f"{path}:1: not a batch journal (no kind {KIND!r})")
+    if head.get("version") != VERSION:
+        raise JournalError(
+            f"{path}:1: journal version {head.get('version')!r}, this kit reads {VERSION}; "
+            "delete the file to start over"
+        )
+    if digest is not None and head.get("fingerprint") != digest:
+        raise JournalError(
+            f"{path}: this journal is of another run (other matches, agents, seeds, rules "
+            "or card table); run its own command with --resume, or delete the file to "
+            "start over"
+        )
+    rows: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise JournalError(f"{path}:{number}: not a result row ({exc.msg})") from None
+        if not isinstance(row, dict) or not isinstance(row.get("match"), int):
+            raise JournalError(f"{path}:{number}: a result row needs its 'match' number")
+        rows[row["match"]] = row
+    return rows, end, len(raw)
+
+
 class Journal:
     """The journal at ``path`` of the run ``digest`` (:func:`fingerprint`).
 
@@ -74,7 +112,7 @@ class Journal:
         self._file: TextIO | None = None
         if self.path.exists():
             if not resume:
-                n = self._count()
+                n = rows_in(self.path)
                 raise JournalError(
                     f"{self.path}: a stopped run's journal ({n} matches played) is here; "
                     "run the same command with --resume to go on from it, or delete the "
@@ -82,41 +120,9 @@ class Journal:
                 )
             self._read()
 
-    def _count(self) -> int:
-        return rows_in(self.path)
-
     def _read(self) -> None:
-        raw = self.path.read_bytes()
-        end = raw.rfind(b"\n") + 1  # a last line cut short by a kill: not a row yet
-        lines = decode_utf8(raw[:end], str(self.path)).split("\n")[:-1]
-        if not lines:
-            raise JournalError(f"{self.path}:1: no header line; delete the file to start over")
-        try:
-            head = json.loads(lines[0])
-        except json.JSONDecodeError as exc:
-            raise JournalError(f"{self.path}:1: not a journal header ({exc.msg})") from None
-        if not isinstance(head, dict) or head.get("kind") != KIND:
-            raise JournalError(f"{self.path}:1: not a batch journal (no kind {KIND!r})")
-        if head.get("version") != VERSION:
-            raise JournalError(
-                f"{self.path}:1: journal version {head.get('version')!r}, this kit "
-                f"reads {VERSION}; delete the file to start over"
-            )
-        if head.get("fingerprint") != self.digest:
-            raise JournalError(
-                f"{self.path}: this journal is of another run (other matches, agents, "
-                "seeds, rules or card table); run its own command with --resume, or "
-                "delete the file to start over"
-            )
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise JournalError(f"{self.path}:{number}: not a result row ({exc.msg})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("match"), int):
-                raise JournalError(f"{self.path}:{number}: a result row needs its 'match' number")
-            self.rows[row["match"]] = row
-        if end < len(raw):  # drop the cut line now, so new rows start on a line of their own
+        self.rows, end, size = read_journal(self.path, self.digest)
+        if end < size:  # drop the cut line now, so new rows start on a line of their own
             with self.path.open("r+b") as f:
                 f.truncate(end)
 
@@ -155,6 +161,24 @@ class Journal:
     def todo(self, specs: Sequence[Any]) -> list[Any]:
         """The specs whose match has no row yet."""
         return [s for s in specs if s.index not in self.rows]
+
+
+def is_journal(path: str | Path) -> bool:
+    """Whether ``path`` starts like a batch journal (its header line)."""
+    try:
+        with Path(path).open("rb") as f:
+            head = f.readline(4096)
+    except OSError:
+        return False
+    return head.startswith(b"{") and KIND.encode() in head
+
+
+def journal_rows(path: str | Path) -> list[dict[str, Any]]:
+    """The rows a journal holds so far, in match order — a running or stopped run's
+    figures to look at (``throne report OUT.journal.jsonl``); any run's (nothing is
+    resumed), the file left as it is."""
+    rows, _end, _size = read_journal(Path(path), None)
+    return [rows[m] for m in sorted(rows)]
 
 
 def stopped_message(path: str | Path, prog: str) -> str:

@@ -321,6 +321,20 @@ def focus_table(df: pd.DataFrame) -> pd.DataFrame:
     return res.sort_values(["agent", "_all", "role"]).drop(columns="_all").reset_index(drop=True)
 
 
+LADDER_LABEL = r"^(base\|\||focus\|.+\|\d+|pair\|.+\|.+)$"
+
+
+def with_ladder_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A journal's rows (:mod:`throne_lib.kit.journal`) carry the spec's ``label``; a
+    ladder's labels are its ``ladder`` column (:func:`run_ladder` copies them there)."""
+    if "ladder" in df.columns or "label" not in df.columns or df.empty:
+        return df
+    if df["label"].astype(str).str.match(LADDER_LABEL).all():
+        df = df.copy()
+        df["ladder"] = df["label"]
+    return df
+
+
 def is_ladder(df: pd.DataFrame) -> bool:
     return "ladder" in df.columns and len(df) > 0
 
