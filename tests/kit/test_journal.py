@@ -223,3 +223,35 @@ def test_report_reads_a_running_simulate_journal(
     assert report_main([str(save_results(done, tmp_path / "five.parquet"))]) == 0
     assert text.split("\n", 1)[1] == capsys.readouterr().out
     assert book.read_bytes() == before
+
+
+FINGERPRINTS = """
+from throne_lib.kit import registry
+from throne_lib.kit.journal import fingerprint
+from throne_lib.kit.sim import _table, build_parser, specs_from_args, table_text
+for name in registry.names():
+    g = registry.get(name)
+    text = table_text(g, None)
+    specs = specs_from_args(g, build_parser(g).parse_args(["-n", "3"]),
+                            _table(name, text) if text is not None else None)
+    print(name, fingerprint(specs, text))
+"""
+
+
+def test_a_runs_fingerprint_is_the_same_in_every_process() -> None:
+    """A journal is resumed by a new process: every game's ``simulate`` specs (rules
+    and card table in them) must give the same fingerprint there, never one that
+    holds an object's address."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", FINGERPRINTS],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout  # fmt: skip
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    assert sorted(line.split()[0] for line in runs[0].splitlines()) == sorted(registry.names())
