@@ -3,6 +3,7 @@ Dask LocalCluster), Parquet output, match logs and the ``throne simulate`` CLI."
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pandas as pd
@@ -128,9 +129,19 @@ def test_the_castle_headroom_probe_runs_and_its_cheat_is_no_agent(tmp_path: Path
     spec.loader.exec_module(probe)
     out = tmp_path / "h.parquet"
     argv = ["--seats", "5", "-n", "1", "--iterations", "2", "--workers", "1", "--out", str(out)]
-    assert probe.main(argv) == 0
+    assert probe.main([*argv, "--agents", "ismcts,roles,cheat"]) == 0
     labels = sorted(load_results(out)["ladder"])
     assert [x.split("|")[:2] for x in labels] == [
-        ["base", ""], ["focus", "cheat:iterations=2"], ["focus", "ismcts:iterations=2"]
+        ["base", ""], ["focus", "cheat:iterations=2"], ["focus", "ismcts:iterations=2"],
+        ["focus", "roles:iterations=2"],
     ]  # fmt: skip
-    assert "cheat" not in agent_names("castle")
+    assert not {"cheat", "roles"} & set(agent_names("castle"))
+    # the role oracle's worlds: the true identities, the hands and pile redrawn
+    from throne_lib.kit import registry
+
+    m = registry.get("castle").new(registry.get("castle").default_setups(6), seed=3)  # type: ignore[misc]
+    oracle = probe.RoleOracleIsmcts(0, game="castle", iterations=2)
+    worlds = [oracle.determinize(m, 0, random.Random(k)) for k in range(8)]
+    assert all([p.role for p in w.state.players] == [p.role for p in m.state.players]
+               for w in worlds)  # fmt: skip
+    assert all(w.state.deck != m.state.deck for w in worlds)  # the pile is redrawn
