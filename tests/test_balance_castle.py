@@ -272,7 +272,7 @@ def test_verify_out_rows_for_castle_have_every_role_and_hero_and_no_first_seat(
     """城堡之心 has no first seat: ``verify --out``'s rows are its role and hero groups
     alone, each with the matches it played (none: no rate, not on target)."""
     from throne_lib.kit.balance import verify
-    from throne_lib.kit.balance_report import verification_frame
+    from throne_lib.kit.balance_run import verification_frame
 
     knob = next(k for k in search_space(game).knobs if k.card and k.high > k.base)
     v = verify(game, {1: {knob.key: knob.high}}, Targets(), seed=3, blocks=1, backend="serial")

@@ -55,10 +55,9 @@ from throne_lib.kit.balance_report import (
     report_text,
     save_result,
     targets_of,
-    verification_frame,
     verification_text,
 )
-from throne_lib.kit.balance_run import agents_text, load_run, show_text
+from throne_lib.kit.balance_run import agents_text, load_run, show_text, verification_frame
 from throne_lib.kit.cluster import add_backend_options
 from throne_lib.kit.sim import save_results
 from throne_lib.kit.textfile import write_atomic

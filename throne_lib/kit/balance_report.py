@@ -385,7 +385,7 @@ def tell_lines(res: BalanceResult) -> list[str]:
     return lines
 
 
-def _sure(r: GroupRate, lo: float, hi: float) -> str:
+def sure_of(r: GroupRate, lo: float, hi: float) -> str:
     """``sure`` when the 95% interval lies wholly on one side of the band's edges (all
     inside, or all outside), ``unsure`` when it straddles an edge."""
     if math.isnan(r.win_rate):
@@ -417,18 +417,18 @@ def verified_lines(
         a = p.verified.rates[g]
         if g == FIRST and math.isnan(a.win_rate) and math.isnan(before.rates[g].win_rate):
             continue
-        low, high = _range_of(g, targets)
+        low, high = range_of(g, targets)
         ok = low <= a.win_rate <= high
         held = p.after.rates[g].win_rate
         lines.append(
             f"{_pct(before.rates[g]):<26}{_pct(a):<26}{'yes' if ok else 'NO':<7}"
-            f"{_sure(a, low, high):<8}"
+            f"{sure_of(a, low, high):<8}"
             f"{'-' if math.isnan(held) else f'{100 * held:5.1f}%':<17}{_label(g, names, first)}"
         )
     return lines + _length_line(targets, before, p.verified, "")
 
 
-def _range_of(g: str, targets: Targets) -> tuple[float, float]:
+def range_of(g: str, targets: Targets) -> tuple[float, float]:
     """Where a group's win rate meets its target: inside the band; the first seat's at
     most ``first_seat_max``."""
     return (-1.0, targets.first_seat_max) if g == FIRST else targets.band
@@ -459,7 +459,7 @@ def _rate_lines(
     """Before/after win rate of each group and the first seat, with 95% intervals."""
     lines = [f"{f'before ({where})':<26}{f'after ({where})':<26}on target  group"]
     for g in [*groups, FIRST]:
-        low, high = _range_of(g, targets)
+        low, high = range_of(g, targets)
         ok = low <= after.rates[g].win_rate <= high
         lines.append(
             f"{_pct(before.rates[g]):<26}{_pct(after.rates[g]):<26}{'yes' if ok else 'NO':<11}"
@@ -524,52 +524,6 @@ def verification_text(
         lines += _rate_lines(v.groups, t, v.before, m, names, "verify")
         lines += grid_lines(v.groups, v.before.rates, m.rates, names, t.band)
     return "\n".join(lines)
-
-
-def verification_frame(
-    v: Verification,
-    names: Mapping[str, str] | None = None,
-    agent: str | None = None,
-    source: str = "",
-) -> pd.DataFrame:
-    """The verification as rows (``balance verify --out``), one per table and group:
-    ``proposal`` (0: the unchanged table), ``group`` (``first`` for the first seat),
-    ``name``, ``matches``, ``win_rate``, ``ci_low``, ``ci_high``, the target range
-    (``target_low``/``target_high``: the band, or the first seat's bound), ``on_target``
-    (the point estimate), ``sure`` (the interval wholly in or out), and per table
-    ``meets`` (every target), ``imbalance`` and ``mean_length``; the run's ``agent``,
-    ``verify_seed``, ``blocks`` and ``results`` (the file verified) in every row."""
-    names = names or {}
-    rows: list[dict[str, Any]] = []
-    for number, m in [(0, v.before), *sorted(v.after.items())]:
-        for g in [*v.groups, FIRST]:
-            r = m.rates[g]
-            if g == FIRST and r.matches == 0:  # a game without a first seat (城堡之心)
-                continue
-            low, high = _range_of(g, v.targets)
-            rows.append(
-                {
-                    "proposal": number,
-                    "group": g,
-                    "name": "first seat" if g == FIRST else names.get(g, g),
-                    "matches": r.matches,
-                    "win_rate": r.win_rate,
-                    "ci_low": r.ci_low,
-                    "ci_high": r.ci_high,
-                    "target_low": max(low, 0.0),
-                    "target_high": high,
-                    "on_target": bool(low <= r.win_rate <= high),
-                    "sure": _sure(r, low, high) == "sure",
-                    "meets": m.meets,
-                    "imbalance": m.imbalance,
-                    "mean_length": m.mean_length,
-                    "agent": agent or "",
-                    "verify_seed": v.seed,
-                    "blocks": v.blocks,
-                    "results": source,
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def _jsonable(x: object) -> object:

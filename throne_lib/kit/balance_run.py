@@ -1,5 +1,6 @@
-"""A balance run read back from its Parquet file (``throne balance show``), and where
-a conclusion flips between two agents (``throne balance verify --agent``).
+"""A balance run read back from its Parquet file (``throne balance show``), where a
+conclusion flips between two agents (``throne balance verify --agent``), and a
+verification's figures as rows (``throne balance verify --out``).
 
 The file ``throne balance suggest --out`` writes (:func:`~throne_lib.kit.balance_report.
 result_frame`) has one row per (proposal, group), proposal 0 the unchanged table. What a
@@ -23,12 +24,14 @@ from typing import Any
 
 import pandas as pd
 
-from throne_lib.kit.balance import FIRST, GroupRate, Measure, Targets
+from throne_lib.kit.balance import FIRST, GroupRate, Measure, Targets, Verification
 from throne_lib.kit.balance_report import (
     effect_lines,
     grid_lines,
+    range_of,
     rules_label,
     rules_value,
+    sure_of,
     targets_of,
 )
 
@@ -438,3 +441,49 @@ def agents_text(
         flips = agent_flips(groups, targets, a, b, first_seat)
         lines += ["", *flip_lines(title, flips, a, b, agents, names)]
     return "\n".join(lines)
+
+
+def verification_frame(
+    v: Verification,
+    names: Mapping[str, str] | None = None,
+    agent: str | None = None,
+    source: str = "",
+) -> pd.DataFrame:
+    """The verification as rows (``balance verify --out``), one per table and group:
+    ``proposal`` (0: the unchanged table), ``group`` (``first`` for the first seat),
+    ``name``, ``matches``, ``win_rate``, ``ci_low``, ``ci_high``, the target range
+    (``target_low``/``target_high``: the band, or the first seat's bound), ``on_target``
+    (the point estimate), ``sure`` (the interval wholly in or out), and per table
+    ``meets`` (every target), ``imbalance`` and ``mean_length``; the run's ``agent``,
+    ``verify_seed``, ``blocks`` and ``results`` (the file verified) in every row."""
+    names = names or {}
+    rows: list[dict[str, Any]] = []
+    for number, m in [(0, v.before), *sorted(v.after.items())]:
+        for g in [*v.groups, FIRST]:
+            r = m.rates[g]
+            if g == FIRST and r.matches == 0:  # a game without a first seat (城堡之心)
+                continue
+            low, high = range_of(g, v.targets)
+            rows.append(
+                {
+                    "proposal": number,
+                    "group": g,
+                    "name": "first seat" if g == FIRST else names.get(g, g),
+                    "matches": r.matches,
+                    "win_rate": r.win_rate,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                    "target_low": max(low, 0.0),
+                    "target_high": high,
+                    "on_target": bool(low <= r.win_rate <= high),
+                    "sure": sure_of(r, low, high) == "sure",
+                    "meets": m.meets,
+                    "imbalance": m.imbalance,
+                    "mean_length": m.mean_length,
+                    "agent": agent or "",
+                    "verify_seed": v.seed,
+                    "blocks": v.blocks,
+                    "results": source,
+                }
+            )
+    return pd.DataFrame(rows)
