@@ -24,6 +24,7 @@ import argparse
 import dataclasses
 import functools
 import hashlib
+import json
 import resource
 import shlex
 import sys
@@ -49,6 +50,7 @@ from throne_lib.kit.balance import (
     suggest,
     verify,
 )
+from throne_lib.kit.balance.memo import RunMemo
 from throne_lib.kit.balance_report import (
     apply_changes,
     proposal_changes,
@@ -59,6 +61,7 @@ from throne_lib.kit.balance_report import (
 )
 from throne_lib.kit.balance_run import agents_text, load_run, show_text, verification_frame
 from throne_lib.kit.cluster import add_backend_options
+from throne_lib.kit.journal import fingerprint, journal_path, stopped_message
 from throne_lib.kit.sim import save_results
 from throne_lib.kit.textfile import write_atomic
 
@@ -352,6 +355,12 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     add_backend_options(s)
     s.add_argument("--out", default=h.out, help="Parquet file of the proposals")
+    s.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the journal a stopped run of the same command left beside --out "
+        "(OUT.journal.jsonl): its matches are taken, not played again",
+    )
     s.add_argument("--report", default=None, help="also write the text report here")
     s.add_argument(
         "--apply", type=int, default=None, metavar="N", help="write proposal N into the table"
@@ -523,6 +532,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         )
 
     clock = _Clock()
+    memo = RunMemo(journal_path(args.out), _run_digest(name, table, args), args.resume)
     try:
         res = suggest(
             game,
@@ -535,9 +545,16 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
             args.scheduler,
             progress,
             args.chunk,
+            memo,
         )
+    except KeyboardInterrupt:
+        bar.close()
+        memo.close()
+        print(stopped_message(memo.path, "throne balance suggest"), file=sys.stderr)
+        return 130
     finally:
         bar.close()
+        memo.close()
     names = getattr(game, "names", {})
     text = report_text(res, names, args.agent) + "\n\n" + clock.line(res.matches_played)
     saved = {n: getattr(args, n) for n in game_options(h) if hasattr(args, n)}
@@ -551,14 +568,27 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         "report": text,
     }
     out = save_result(res, args.out, saved, run, names)
+    memo.remove()
     if args.report:
-        Path(args.report).write_text(text + "\n", encoding="utf-8")
+        write_atomic(args.report, text + "\n")
     print(text)
     print(f"\nproposals -> {out}")
     if args.apply is not None:
         p = res.proposal(args.apply)
         _apply(h, game, path, dict(p.changes), base_values(p.changes, space), args.apply)
     return 0
+
+
+# options that do not change what a run plays or decides: a resumed run may change them
+NOT_THE_RUN = ("sub", "command", "resume", "no_progress", "workers", "backend", "scheduler",
+               "chunk", "report", "apply", "out")  # fmt: skip
+
+
+def _run_digest(name: str, table: str, args: argparse.Namespace) -> str:
+    """The fingerprint of a suggest run (its journal's): the game, the card table and every
+    option that decides what the run plays."""
+    given = {k: v for k, v in sorted(vars(args).items()) if k not in NOT_THE_RUN}
+    return fingerprint([name, json.dumps(given, sort_keys=True, default=str)], table)
 
 
 def _apply(

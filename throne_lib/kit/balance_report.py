@@ -268,7 +268,12 @@ def report_text(
             if b.repair
             else []
         ),
-        f"search space: {len(res.space)} knobs; matches played: {res.matches_played}",
+        f"search space: {len(res.space)} knobs; matches played: {res.matches_played}"
+        + (
+            f" (and {res.matches_reused} taken from the stopped run's journal)"
+            if res.matches_reused
+            else ""
+        ),
         f"unchanged table: imbalance {res.before_search:.3f} on the search blocks, "
         f"{res.before.imbalance:.3f} on the holdout blocks "
         f"(first seat {_pct(res.before.rates[FIRST])})",
@@ -572,6 +577,7 @@ def run_record(
         "budget": dataclasses.asdict(res.budget),
         "groups": list(res.groups),
         "matches_played": res.matches_played,
+        "matches_reused": res.matches_reused,
         "before_search": res.before_search,
         "generations_run": res.generations_run,
         "repairs_run": res.repairs_run,

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import pandas as pd
 
@@ -174,8 +175,19 @@ def open_executor(
         raise ValueError(f"unknown backend {backend!r}: process, dask or serial")
 
 
+class OutcomeMemo(Protocol):
+    """Outcomes kept beyond one process (a stopped run's journal, :mod:`.memo`), by the
+    ``repr`` of their (match, changes) key."""
+
+    def get(self, key: str) -> Outcome | None: ...
+
+    def put(self, key: str, outcome: Outcome) -> None: ...
+
+
 class Evaluator:
-    """Plays (candidate, block) pairs with common random numbers and a result cache."""
+    """Plays (candidate, block) pairs with common random numbers and a result cache.
+    ``memo``: outcomes a stopped run already played (taken, not played: ``reused``)
+    and where every newly played one is kept."""
 
     def __init__(
         self,
@@ -183,14 +195,17 @@ class Evaluator:
         space: SearchSpace,
         executor: Executor | None,
         chunk: int = 4,
+        memo: OutcomeMemo | None = None,
     ) -> None:
         self.game = game
         self.space = space
         self.executor = executor
         self.chunk = chunk
+        self.memo = memo
         self.base = game.table_text()
         self.cache: dict[tuple[Hashable, Changes], Outcome] = {}
         self.played = 0
+        self.reused = 0
         self._item_cards: dict[Hashable, frozenset[str] | None] = {}
 
     def _key(self, item: Hashable, changes: Changes) -> tuple[Hashable, Changes]:
@@ -213,6 +228,11 @@ class Evaluator:
                 key = self._key(item, changes)
                 if key in self.cache or key in seen:
                     continue
+                kept = self.memo.get(repr(key)) if self.memo is not None else None
+                if kept is not None:
+                    self.cache[key] = kept
+                    self.reused += 1
+                    continue
                 seen.add(key)
                 todo.setdefault(key[1], []).append(item)
         tasks: list[tuple[Changes, PlayTask]] = []
@@ -222,14 +242,18 @@ class Evaluator:
                 tasks.append((changes, replace(base, items=tuple(items[i : i + self.chunk]))))
         if tasks:
             ts = [t for _, t in tasks]
-            if self.executor is None:
-                results = [self.game.play(t) for t in ts]
-            else:
-                results = list(self.executor.map(self.game.play, ts))
+            # taken as each task ends (in order), so a memo keeps what a stop interrupts
+            results: Iterable[list[Outcome]] = (
+                (self.game.play(t) for t in ts)
+                if self.executor is None
+                else self.executor.map(self.game.play, ts)
+            )
             for (changes, task), got in zip(tasks, results, strict=True):
                 for item, o in zip(task.items, got, strict=True):
                     self.cache[(item, changes)] = o
                     self.played += 1
+                    if self.memo is not None:
+                        self.memo.put(repr((item, changes)), o)
         return [[self.cache[self._key(i, c)] for i in items] for c, items in jobs]
 
 

@@ -21,6 +21,7 @@ from throne_lib.kit.balance.measure import (
     SEED_STRIDE,
     Evaluator,
     Measure,
+    OutcomeMemo,
     block_seed,
     open_executor,
     tally,
@@ -91,6 +92,8 @@ class BalanceResult:
     verify_seeds: tuple[int, int] = (0, 0)
     # the touch-up's steps on the holdout (Budget.holdout_repair), one record each
     touch_up: list[dict[str, Any]] = field(default_factory=list)
+    # outcomes a resumed run took from the stopped run's journal instead of playing them
+    matches_reused: int = 0
 
     def proposal(self, number: int) -> Proposal:
         for p in self.proposals:
@@ -218,14 +221,17 @@ def suggest(
     scheduler: str | None = None,
     progress: Progress | None = None,
     chunk: int = 4,
+    memo: OutcomeMemo | None = None,
 ) -> BalanceResult:
     """Search for proposals and re-measure them on holdout blocks (see the module doc).
     ``chunk``: matches per worker task (more amortises a worker's table parse and the
-    backend's per-task cost; fewer spreads a small step over more workers)."""
+    backend's per-task cost; fewer spreads a small step over more workers). ``memo``:
+    the outcomes a stopped run of the same options played (:mod:`.memo`), taken instead
+    of played, and where this run keeps its own."""
     if not space.knobs:
         raise ValueError("the search space is empty (everything frozen?)")
     with open_executor(backend, workers, scheduler) as executor:
-        ev = Evaluator(game, space, executor, chunk)
+        ev = Evaluator(game, space, executor, chunk, memo)
         search = _Search(game, space, targets, budget, seed, ev, progress)
         planned, least = plan_verification(game, budget, targets, seed, ev)
         if progress is not None:
@@ -337,4 +343,5 @@ def suggest(
             least,
             (seeds[0], seeds[-1] + SEED_STRIDE - 1),
             touch_steps,
+            ev.reused,
         )
