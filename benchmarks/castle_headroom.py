@@ -46,11 +46,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from throne_lib.kit import registry
-from throne_lib.kit.agents import make_agent
 from throne_lib.kit.ismcts import IsmctsAgent
 from throne_lib.kit.journal import Journal, fingerprint, journal_path
 from throne_lib.kit.ladder import Entrant, ladder_specs, ladder_text
-from throne_lib.kit.sim import MatchSpec, play_spec, results_frame, save_results
+from throne_lib.kit.sim import MatchSpec, play_spec, results_frame, save_results, spec_agents
 
 CHEAT, ROLES = "cheat", "roles"
 
@@ -83,10 +82,7 @@ PROBES = {CHEAT: CheatingIsmcts, ROLES: RoleOracleIsmcts}
 
 def play(spec: MatchSpec) -> dict[str, Any]:
     """One match of the probe: the spec's agents, the cheating one in its focus seat."""
-    agents = [
-        make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
-        for seat, name in enumerate(spec.agents)
-    ]
+    agents = spec_agents(spec)
     kind, label, seat = spec.label.split("|")
     probe = PROBES.get(label.split(":")[0]) if kind == "focus" else None
     if probe is not None:

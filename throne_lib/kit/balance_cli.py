@@ -547,9 +547,7 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
             args.chunk,
             memo,
         )
-    except KeyboardInterrupt:
-        bar.close()
-        memo.close()
+    except KeyboardInterrupt:  # every kept match is flushed already: its count is right
         print(stopped_message(memo.path, "throne balance suggest"), file=sys.stderr)
         return 130
     finally:

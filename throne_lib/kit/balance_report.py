@@ -712,13 +712,9 @@ def save_result(
     game's own options of the run) go in column ``options_json`` for ``verify``, ``run``
     (the game, agent, command line, all options …) in ``run_json`` (:func:`run_record`)
     for ``show``."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.tmp")
-    frame = result_frame(res, options, run, names)
-    frame.to_parquet(tmp, engine="pyarrow", index=False)
-    tmp.replace(p)
-    return p
+    from throne_lib.kit.sim import save_results
+
+    return save_results(result_frame(res, options, run, names), path)
 
 
 def proposal_changes(frame: pd.DataFrame, number: int) -> tuple[dict[str, int], dict[str, int]]:

@@ -222,6 +222,14 @@ def base_row(game: registry.Game, spec: MatchSpec, match: Any) -> dict[str, Any]
     return row
 
 
+def spec_agents(spec: MatchSpec) -> list[Any]:
+    """The agents the spec names, one per seat, each seeded as ``throne play`` seeds it."""
+    return [
+        make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
+        for seat, name in enumerate(spec.agents)
+    ]
+
+
 def play_spec(
     spec: MatchSpec, table: Any = None, agents: Sequence[Any] | None = None
 ) -> tuple[Any, dict[str, Any]]:
@@ -231,10 +239,7 @@ def play_spec(
     game = registry.get(spec.game)
     match = game.new_match(list(spec.setups), spec.seed, options_of(spec, table))
     if agents is None:
-        agents = [
-            make_agent(name, spec.agent_seed(seat), spec.game, **spec.agent_params(seat))
-            for seat, name in enumerate(spec.agents)
-        ]
+        agents = spec_agents(spec)
     hooks = sim_hooks(game)
     state = hooks.start(spec, match)
     for _ in range(MAX_ACTIONS):

@@ -259,9 +259,7 @@ class State:
         ring = self.living()
         if a not in ring or b not in ring:
             return 99
-        i, j = ring.index(a), ring.index(b)
-        d = abs(i - j)
-        return min(d, len(ring) - d)
+        return _ring_gap(ring.index(a), ring.index(b), len(ring))
 
     def distances(self, a: int) -> list[int]:
         """:meth:`seat_distance` from ``a`` to every seat, the ring computed once (a
@@ -274,7 +272,7 @@ class State:
         out = []
         for b in range(self.n):
             j = where.get(b)
-            out.append(0 if b == a else 99 if j is None else min(abs(i - j), size - abs(i - j)))
+            out.append(0 if b == a else 99 if j is None else _ring_gap(i, j, size))
         return out
 
     def neighbours(self, seat: int) -> list[int]:
@@ -285,3 +283,9 @@ class State:
         i = ring.index(seat)
         left, right = ring[(i + 1) % len(ring)], ring[(i - 1) % len(ring)]
         return [left] if left == right else [left, right]
+
+
+def _ring_gap(i: int, j: int, size: int) -> int:
+    """Steps between places ``i`` and ``j`` of a ring of ``size``, the shorter way."""
+    d = abs(i - j)
+    return min(d, size - d)
