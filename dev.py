@@ -36,7 +36,8 @@ APT_PACKAGES = ("chromium", "fonts-noto-cjk")
 MIN_PYTHON = (3, 11)
 # The second pass on the pure-Python engine (THRONE_PURE=1): which build runs, determinism,
 # the fast paths against their references, the golden log, perft counts, the agents, the
-# rules. The first pass runs everything on the build installed (compiled where it can be).
+# rules; the same for 城堡之心 and 城池战, and the bad input every game refuses. The first
+# pass runs everything on the build installed (compiled where it can be).
 PURE_TESTS = (
     "tests/test_build.py",
     "tests/test_speed_reference.py",
@@ -51,6 +52,11 @@ PURE_TESTS = (
     "tests/test_barracks.py",
     "tests/test_economy.py",
     "tests/test_scenario.py",
+    # 城堡之心's and 城池战's engines and agents, compiled too since 2026-12-04
+    "tests/castle",
+    "tests/cities",
+    "tests/test_ismcts.py",
+    "tests/kit/test_bad_input.py",
 )
 
 

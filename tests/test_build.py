@@ -83,9 +83,38 @@ def workload() -> str:
     return json.dumps({"build": compiled.loaded_build(), "digest": digest.hexdigest()})
 
 
-def test_seeded_matches_are_identical_in_the_pure_and_the_installed_build() -> None:
-    """R-TURN-12: the pure sources and the installed build play every position alike."""
-    code = "from tests.test_build import workload; print(workload())"
+def newer_games_workload() -> str:
+    """Seeded 城堡之心 and 城池战 matches (scripted agents, 3-8 seats; CH-AI-5) and ISMCTS
+    decisions, hashing every action and position; the digest and the build's name."""
+    from throne_lib.kit import registry
+    from throne_lib.kit.ismcts import IsmctsAgent
+
+    digest = hashlib.sha256()
+    for name, seats in (("castle", (3, 5, 6, 8)), ("cities", (3, 4))):
+        game = registry.get(name)
+        assert game.default_setups is not None
+        for seed, n in enumerate(seats):
+            m = game.new(game.default_setups(n), seed=seed)
+            agents = [make_agent(game.default_agent, seed * 31 + q, name) for q in range(n)]
+            while not m.is_over:
+                if len(m.history) in (12, 40):  # a decision of the search, too
+                    searched = IsmctsAgent(seed, game=name, iterations=8).choose(m)
+                    digest.update(f"ismcts {searched}|".encode())
+                action = agents[m.current_seat].choose(m)
+                digest.update(f"{action}|".encode())
+                m.apply(action)
+                digest.update(m.hash().encode())
+            digest.update(repr(m.returns()).encode())
+    return json.dumps({"build": compiled.loaded_build(), "digest": digest.hexdigest()})
+
+
+@pytest.mark.parametrize("workload_fn", ["workload", "newer_games_workload"])
+def test_seeded_matches_are_identical_in_the_pure_and_the_installed_build(
+    workload_fn: str,
+) -> None:
+    """R-TURN-12, CH-AI-5: the pure sources and the installed build play every position
+    alike (Throne's engine; 城堡之心's and 城池战's with their agents and the search)."""
+    code = f"from tests.test_build import {workload_fn}; print({workload_fn}())"
     pure = json.loads(_run(code, pure=True))
     installed = json.loads(_run(code, pure=False))
     assert pure["build"] == "pure"
@@ -191,5 +220,21 @@ def test_engine_values_pickle_for_worker_processes() -> None:
         geometry(),
         clause,
     ]
+    from throne_lib.games.castle import CastleMatch
+    from throne_lib.games.castle.actions import Act
+    from throne_lib.games.castle.combat import Atk
+    from throne_lib.games.castle.events import Event as CastleEvent
+    from throne_lib.games.castle.state import Prompt
+
+    values += [
+        Act("skill", ("fireball", "h1", "s3")),
+        CastleEvent("draw", "唐纳 摸2张牌", 1, "唐纳 摸到 剑、魔"),
+        Atk("h0", "s4", 0, "melee", 2, True, weapon="sword"),
+        Prompt("rescue", 2, ("h1", 3)),
+    ]
     for value in values:
         assert pickle.loads(pickle.dumps(value)) == value
+    m = CastleMatch(players=5, seed=3)  # a whole match, as a playtest page or worker copies it
+    for _ in range(30):
+        m.apply(m.legal_actions()[0])
+    assert pickle.loads(pickle.dumps(m)).hash() == m.hash()

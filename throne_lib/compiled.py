@@ -50,6 +50,24 @@ COMPILED_MODULES: tuple[str, ...] = (
     "throne_lib.games.throne.state",
     "throne_lib.games.throne.ai.evaluate",
     "throne_lib.games.throne.ai.standard",
+    # 城堡之心's engine, view and scripted agent (ISMCTS rolls out with it), and 城池战's
+    # match and agent, which subclass castle's classes (docs/speed.md, "城堡之心 and 城池战").
+    "throne_lib.games.castle.actions",
+    "throne_lib.games.castle.agents",
+    "throne_lib.games.castle.combat",
+    "throne_lib.games.castle.command",
+    "throne_lib.games.castle.core",
+    "throne_lib.games.castle.death",
+    "throne_lib.games.castle.events",
+    "throne_lib.games.castle.magic",
+    "throne_lib.games.castle.match",
+    "throne_lib.games.castle.play",
+    "throne_lib.games.castle.skills",
+    "throne_lib.games.castle.state",
+    "throne_lib.games.castle.turn",
+    "throne_lib.games.castle.view",
+    "throne_lib.games.cities.agents",
+    "throne_lib.games.cities.match",
 )
 # mypyc's shared library of the group (one C extension holding all the compiled code).
 GROUP_NAME = "throne_lib.games.throne._compiled"

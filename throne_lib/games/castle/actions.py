@@ -6,12 +6,25 @@ numbers. Every action has a Chinese label for the UI (:func:`label`).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
+
+from mypy_extensions import mypyc_attr
+
+from throne_lib.compiled import reduce_dataclass
 
 ArgT = str | int
 
 
+# The fields as they are, whatever their annotations say (Act.__post_init__).
+_FIELD_VALUES = operator.attrgetter("kind", "args")
+
+
+# A plain Python class even in the compiled build (docs/speed.md), as Throne's Action: a
+# compiled class would check the field types itself, with mypyc's message; the checks
+# below, with their messages, are the contract (tests/kit/test_bad_input.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Act:
     """``kind`` and its arguments, each a ``str`` or an ``int``.
@@ -25,16 +38,19 @@ class Act:
     args: tuple[ArgT, ...] = ()
 
     def __post_init__(self) -> None:
-        if type(self.kind) is not str or not self.kind:
-            raise TypeError(f"an action kind is a non-empty str, not {self.kind!r}")
-        if type(self.args) is not tuple:
-            raise TypeError(f"action args are a tuple, not {type(self.args).__name__}")
-        for a in self.args:
+        kind, args = _FIELD_VALUES(self)
+        if type(kind) is not str or not kind:
+            raise TypeError(f"an action kind is a non-empty str, not {kind!r}")
+        if type(args) is not tuple:
+            raise TypeError(f"action args are a tuple, not {type(args).__name__}")
+        for a in args:
             if type(a) is not str and (type(a) is not int):
                 raise TypeError(
-                    f"action {self.kind}: an argument is a str or an int, "
-                    f"not {type(a).__name__} {a!r}"
+                    f"action {kind}: an argument is a str or an int, not {type(a).__name__} {a!r}"
                 )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
     def text(self) -> str:
         return " ".join([self.kind, *(str(a) for a in self.args)])

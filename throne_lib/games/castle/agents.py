@@ -416,7 +416,8 @@ class ScriptedAgent(SeatAgent):
     def _ice(self, obs: Obs, legal: Sequence[Act]) -> Act:
         return legal[0]
 
-    _roar = _ice
+    def _roar(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return self._ice(obs, legal)
 
     def _fb_split(self, obs: Obs, legal: Sequence[Act]) -> Act:
         takes = [a for a in legal if a.kind == "take"]
@@ -473,8 +474,12 @@ class ScriptedAgent(SeatAgent):
     def _hold(self, obs: Obs, legal: Sequence[Act]) -> Act:
         return Act("yes")
 
-    _axe = _hold
-    _banner = _hold
+    # (methods, not class-body aliases: mypyc compiles the class and leaves an alias unset)
+    def _axe(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return self._hold(obs, legal)
+
+    def _banner(self, obs: Obs, legal: Sequence[Act]) -> Act:
+        return self._hold(obs, legal)
 
 
 def play_match(match: Any, agents: Sequence[Any], max_actions: int = 50_000) -> int:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.core import (
     able,
@@ -40,6 +42,9 @@ class Atk:
     deadly: bool = False
     follow: bool = False
     tgroup: int = -1  # the target's group (its hero's seat) when the attack was made
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 # --- reach ---------------------------------------------------------------------------

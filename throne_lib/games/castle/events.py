@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from throne_lib.compiled import reduce_dataclass
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -17,6 +19,9 @@ class Event:
     text: str
     private_to: int = -1
     private_text: str = ""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "text": self.text}

@@ -165,25 +165,26 @@ class CastleMatch:
     def returns(self) -> list[float]:
         return list(self.state.result) if self.state.result else [0.0] * self.state.n
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` (an int in ``0..num_seats-1``) may see (CH-UI-2)."""
+    def observation(self, seat: object) -> dict[str, Any]:
+        """What ``seat`` (an int in ``0..num_seats-1``) may see (CH-UI-2). A seat argument
+        is typed ``object`` and checked by ``check_seat``: compiled by mypyc, an ``int``
+        annotation would take ``True`` as seat 1 before the check could refuse it."""
         from throne_lib.games.castle.view import log_for, observe
 
-        seat = check_seat(seat, self.state.n, self.game)
-        lines = self._log_views.setdefault(seat, [])
+        me = check_seat(seat, self.state.n, self.game)
+        lines = self._log_views.setdefault(me, [])
         if len(lines) < len(self.state.log):  # the log only grows: extend the seat's copy
-            lines.extend(log_for(self.state, seat, len(lines)))
-        return observe(self.state, seat, list(lines))
+            lines.extend(log_for(self.state, me, len(lines)))
+        return observe(self.state, me, list(lines))
 
-    def agent_observation(self, seat: int) -> dict[str, Any]:
+    def agent_observation(self, seat: object) -> dict[str, Any]:
         """:meth:`observation` for an agent: the same facts without the 战报 (``log`` is
         empty), the part only a reader needs. The scripted agents read this (an ISMCTS
         rollout asks it at every action of every determinization, each with a fresh log
         view to build); they never read the log, so their choices are the same."""
         from throne_lib.games.castle.view import observe
 
-        seat = check_seat(seat, self.state.n, self.game)
-        return observe(self.state, seat, [])
+        return observe(self.state, check_seat(seat, self.state.n, self.game), [])
 
     def public_view(self) -> dict[str, Any]:
         """What every seat sees, nothing private (CH-UI-4: the cover screen between
@@ -198,11 +199,11 @@ class CastleMatch:
 
         return reveal_all(self.state)
 
-    def resample(self, seat: int, rng: random.Random) -> CastleMatch:
+    def resample(self, seat: object, rng: random.Random) -> CastleMatch:
         from throne_lib.games.castle.view import resample_state
 
-        seat = check_seat(seat, self.state.n, self.game)
-        return CastleMatch(state=resample_state(self.state, seat, rng))
+        me = check_seat(seat, self.state.n, self.game)
+        return CastleMatch(state=resample_state(self.state, me, rng))
 
     @property
     def history(self) -> list[Act]:
@@ -230,11 +231,10 @@ class CastleMatch:
 
         return describe(self.state, action, self.prompt_kind)
 
-    def log_lines(self, seat: int | None = None) -> list[str]:
+    def log_lines(self, seat: object = None) -> list[str]:
         """The 战报 as ``seat`` reads it (None: the public lines only)."""
-        if seat is not None:
-            seat = check_seat(seat, self.state.n, self.game)
-        return [e.seen_by(seat) for e in self.state.log]
+        me = None if seat is None else check_seat(seat, self.state.n, self.game)
+        return [e.seen_by(me) for e in self.state.log]
 
 
 def as_act(action: object) -> Act:

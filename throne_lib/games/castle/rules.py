@@ -124,7 +124,7 @@ class CastleRules:
     reshuffle_discard: bool = True  # CH-DECK-7
     turn_passing: str = "by_hero"  # CH-TURN-1 ("by_seat": by position, 跳跃 moves turns)
     draw_per_turn: int = 2  # CH-TURN-4
-    ability_uses_per_turn: int = 1  # CH-TURN-6
+    ability_uses_per_turn: int | None = 1  # CH-TURN-6 (None: no limit)
     max_rounds: int | None = 60  # CH-TURN-11
     yu_heal: int = 1  # CH-CARD-3
     sword_attack_damage: int = 1  # CH-ATTACK-4

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from throne_lib.compiled import reduce_dataclass
 from throne_lib.games.castle.cards import CastleCards
 from throne_lib.games.castle.events import Event
 from throne_lib.games.castle.rules import CastleRules
@@ -106,6 +107,9 @@ class Prompt:
     kind: str
     seat: int
     data: tuple[Any, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
 
 @dataclass(slots=True)

@@ -145,16 +145,16 @@ class CitiesMatch(CastleMatch):
             pic = (*pic, repr(mode(s).rules))
         return hashlib.sha256(repr(pic).encode()).hexdigest()[:16]
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs = super().observation(seat)  # checks the seat
-        return add_city_view(self.state, obs, seat)
+    def observation(self, seat: object) -> dict[str, Any]:
+        me = check_seat(seat, self.state.n, self.game)
+        return add_city_view(self.state, super().observation(me), me)
 
-    def agent_observation(self, seat: int) -> dict[str, Any]:
+    def agent_observation(self, seat: object) -> dict[str, Any]:
         """:meth:`observation` for an agent (see ``CastleMatch.agent_observation``): no
         战报, and the city part without what only a reader needs (the Chinese ability
         texts, city names, the attack preview CW-UI-4, the pile contents)."""
-        obs = super().agent_observation(seat)  # checks the seat
-        return add_city_view(self.state, obs, seat, light=True)
+        me = check_seat(seat, self.state.n, self.game)
+        return add_city_view(self.state, super().agent_observation(me), me, light=True)
 
     def public_view(self) -> dict[str, Any]:
         return add_city_view(self.state, super().public_view(), None)
@@ -167,9 +167,9 @@ class CitiesMatch(CastleMatch):
         view["decks"] = [list(draw_pile(s, q)) for q in range(s.n)]
         return view
 
-    def resample(self, seat: int, rng: random.Random) -> CitiesMatch:
-        seat = check_seat(seat, self.state.n, self.game)
-        return CitiesMatch(state=resample_state(self.state, seat, rng), teams=self.setups)
+    def resample(self, seat: object, rng: random.Random) -> CitiesMatch:
+        me = check_seat(seat, self.state.n, self.game)
+        return CitiesMatch(state=resample_state(self.state, me, rng), teams=self.setups)
 
     def describe(self, action: Act) -> str:
         from throne_lib.games.cities.describe import describe
