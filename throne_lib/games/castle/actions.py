@@ -10,21 +10,19 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 from throne_lib.compiled import reduce_dataclass
 
 ArgT = str | int
 
 
-# The fields as they are, whatever their annotations say (Act.__post_init__).
+# The fields as they are, whatever their annotations say (Act.__post_init__). A compiled
+# class (mypyc) checks ``kind`` is a str and ``args`` a tuple on entry, with mypyc's
+# TypeError; the checks below are the rest of the contract (tests/kit/test_bad_input.py).
+# It stays a native class: mypyc compiles ``act in (a tuple of Acts)`` as identity tests
+# for a non-native class (seen in CastleMatch.forced_pass), never as ``__eq__``.
 _FIELD_VALUES = operator.attrgetter("kind", "args")
 
 
-# A plain Python class even in the compiled build (docs/speed.md), as Throne's Action: a
-# compiled class would check the field types itself, with mypyc's message; the checks
-# below, with their messages, are the contract (tests/kit/test_bad_input.py).
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Act:
     """``kind`` and its arguments, each a ``str`` or an ``int``.
