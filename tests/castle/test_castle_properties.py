@@ -170,6 +170,9 @@ def test_log_in_chinese_names() -> None:
     do(m2, "magic horn_of_plenty")
     assert "唐纳 （丰饶号角）摸了2张牌" in m2.log_lines(1)
     assert any(x.startswith("唐纳 （丰饶号角）摸了2张牌：") for x in m2.log_lines(0))
+    # CH-UI-2: no seat given, the public lines only: the cards drawn stay hidden
+    assert "唐纳 （丰饶号角）摸了2张牌" in m2.log_lines(None)
+    assert not any("摸了2张牌：" in x for x in m2.log_lines(None))
 
 
 def test_rng_owned_and_copied() -> None:

@@ -40,7 +40,8 @@ class Event:
         )
 
     def seen_by(self, seat: int | None) -> str:
-        """The line ``seat`` reads (None: a spectator or a replay showing all)."""
+        """The line ``seat`` reads; None: the whole line, private part included (a replay
+        showing everything after the end, ``reveal_all``; a spectator reads ``text``)."""
         if self.private_to >= 0 and (seat is None or seat == self.private_to):
             return self.private_text or self.text
         return self.text

@@ -232,8 +232,11 @@ class CastleMatch:
         return describe(self.state, action, self.prompt_kind)
 
     def log_lines(self, seat: object = None) -> list[str]:
-        """The 战报 as ``seat`` reads it (None: the public lines only)."""
-        me = None if seat is None else check_seat(seat, self.state.n, self.game)
+        """The 战报 as ``seat`` reads it (None: the public lines only, as a spectator
+        reads them; ``reveal_all()["log"]`` has every line in full)."""
+        if seat is None:
+            return [e.text for e in self.state.log]
+        me = check_seat(seat, self.state.n, self.game)
         return [e.seen_by(me) for e in self.state.log]
 
 
