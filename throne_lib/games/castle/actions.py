@@ -6,21 +6,12 @@ numbers. Every action has a Chinese label for the UI (:func:`label`).
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any
 
 from throne_lib.compiled import reduce_dataclass
 
 ArgT = str | int
-
-
-# The fields as they are, whatever their annotations say (Act.__post_init__). A compiled
-# class (mypyc) checks ``kind`` is a str and ``args`` a tuple on entry, with mypyc's
-# TypeError; the checks below are the rest of the contract (tests/kit/test_bad_input.py).
-# It stays a native class: mypyc compiles ``act in (a tuple of Acts)`` as identity tests
-# for a non-native class (seen in CastleMatch.forced_pass), never as ``__eq__``.
-_FIELD_VALUES = operator.attrgetter("kind", "args")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +27,19 @@ class Act:
     args: tuple[ArgT, ...] = ()
 
     def __post_init__(self) -> None:
-        kind, args = _FIELD_VALUES(self)
-        if type(kind) is not str or not kind:
-            raise TypeError(f"an action kind is a non-empty str, not {kind!r}")
-        if type(args) is not tuple:
-            raise TypeError(f"action args are a tuple, not {type(args).__name__}")
-        for a in args:
+        # Compiled (mypyc), the constructor refuses a kind that is no str or args that are
+        # no tuple itself, with its own TypeError; the rest of the contract is checked here
+        # (tests/kit/test_bad_input.py). Act stays a native class: for a plain class, mypyc
+        # compiles ``act in PASSES`` (a tuple of Acts) as identity tests, not ``__eq__``.
+        if type(self.kind) is not str or not self.kind:
+            raise TypeError(f"an action kind is a non-empty str, not {self.kind!r}")
+        if type(self.args) is not tuple:
+            raise TypeError(f"action args are a tuple, not {type(self.args).__name__}")
+        for a in self.args:
             if type(a) is not str and (type(a) is not int):
                 raise TypeError(
-                    f"action {kind}: an argument is a str or an int, not {type(a).__name__} {a!r}"
+                    f"action {self.kind}: an argument is a str or an int, "
+                    f"not {type(a).__name__} {a!r}"
                 )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
