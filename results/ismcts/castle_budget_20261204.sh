@@ -10,6 +10,15 @@ cd "$(dirname "$0")/../.."
 role=reinforcement seats=6 seed=43000 n=200
 out=results/ismcts/castle${seats}_${role}_i160_s$seed.parquet
 echo "== $(date -u +%FT%H:%M:%S) $role$seats load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD) $(python -c 'import throne_lib.compiled as c; print(c.loaded_build())')"
+if [ -z "$CONTROL" ]; then
 /usr/bin/time -f "wall %e s, CPU %U+%S s" throne ladder --game castle --seats $seats --role $role \
     --agents scripted,ismcts:iterations=160 -n $n --seed $seed --workers 2 \
     --no-progress --out $out ${RESUME:+--resume}
+fi
+# The control: the same seeds at today's default budget (40 iterations), started beside
+# the run above with one worker (CONTROL=1 sh castle_budget_20261204.sh runs only it).
+if [ -n "$CONTROL" ]; then
+/usr/bin/time -f "wall %e s, CPU %U+%S s" throne ladder --game castle --seats $seats --role $role \
+    --agents scripted,ismcts:iterations=40 -n $n --seed $seed --workers 1 \
+    --no-progress --out results/ismcts/castle${seats}_${role}_i40_s$seed.parquet ${RESUME:+--resume}
+fi
