@@ -283,6 +283,25 @@ def test_an_exception_cannot_leave_hold_canvas_open() -> None:
     assert cv._CANVAS_MANAGER._caching is False
 
 
+def test_every_batch_names_its_canvas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each batch starts with its "switch canvas", even on the canvas the last batch drew:
+    a browser that missed the earlier switch would otherwise run it on no canvas and stop
+    drawing for good (safe_hold's docstring; the castle table once stayed blank)."""
+    from ipycanvas import Canvas
+    from ipycanvas import canvas as cv
+
+    sent: list[list[list[object]]] = []
+    monkeypatch.setattr(
+        cv._CANVAS_MANAGER, "_send_custom", lambda command, buffers=(): sent.append(command)
+    )
+    canvas = Canvas(width=10, height=10)
+    for _ in range(3):
+        with safe_hold():
+            canvas.fill_rect(0, 0, 5, 5)
+    switch, fill = cv.COMMANDS["switchCanvas"], cv.COMMANDS["fillRect"]
+    assert [[command[0] for command in batch] for batch in sent] == [[switch, fill]] * 3
+
+
 def test_handler_errors_show_in_the_status_line(
     pos: Callable[..., Match], monkeypatch: pytest.MonkeyPatch
 ) -> None:

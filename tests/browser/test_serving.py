@@ -173,7 +173,8 @@ def test_pages_fetch_the_front_end_as_bundles(voila_url: Callable[[str], str], p
     table = page.locator(".castle-table").first
     expect(table).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     page.wait_for_load_state("networkidle")
-    assert _drawn(table) > 10
+    drawn = _drawn(table)
+    assert drawn > 10, f"the castle table stayed blank ({drawn} colours); page errors: {errors}"
     assert errors == []
 
 

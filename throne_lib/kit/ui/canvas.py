@@ -59,12 +59,23 @@ def _set_command() -> int | None:
 @contextlib.contextmanager
 def safe_hold() -> Iterator[None]:
     """``hold_canvas()`` that an exception cannot leave open (ipycanvas' own
-    context manager skips its cleanup when the body raises)."""
+    context manager skips its cleanup when the body raises), and whose batch names its
+    canvas first.
+
+    ipycanvas sends "switch canvas" only when the target differs from the last one it
+    sent. A browser's canvas manager that missed that switch (created after the kernel
+    drew, as on a page built before its browser connected) runs the next batch on no
+    canvas, and that error stops its command queue for the rest of the page's life
+    (ipycanvas issue #322): every later draw, the redraw on ``client_ready`` included,
+    is dropped and the canvas stays blank. A batch that starts with its switch cannot
+    depend on an earlier message having arrived."""
     from ipycanvas import canvas as _canvas_module
     from ipycanvas import hold_canvas
 
     manager = _canvas_module._CANVAS_MANAGER
     before = manager._caching
+    if not before:  # the outermost batch: its first draw sends the switch
+        manager._current_canvas = None
     try:
         with hold_canvas():
             yield

@@ -177,10 +177,8 @@ class CastleApp:
                 self.on_table(TableUpdate(watcher.db, tuple(watcher.errors), False))
 
     def _client_ready(self) -> None:
-        """A view appeared (the page loaded): draw again. ipycanvas' shared manager only
-        sends "switch canvas" when the target changes, and the switch sent before this
-        view existed was lost, so forget it first."""
-        self.canvas._canvas_manager._current_canvas = None
+        """A view appeared (the page loaded): draw again (what the kernel drew before the
+        browser connected never reached it; every batch names its canvas: ``safe_hold``)."""
         self.refresh()
 
     # --- match control --------------------------------------------------------------

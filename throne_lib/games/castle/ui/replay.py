@@ -330,7 +330,6 @@ class CastleReplay:
 
     def _client_ready(self) -> None:
         """A view appeared: draw again (see CastleApp._client_ready)."""
-        self.canvas._canvas_manager._current_canvas = None
         self.show(self.index)
 
 

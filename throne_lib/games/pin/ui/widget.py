@@ -140,10 +140,7 @@ class PinBoard(W.VBox):
 
     def _client_ready(self) -> None:
         """A view appeared (a page that drew the board before the browser connected, as
-        a playtest seat's does): draw again. ipycanvas' shared manager only sends "switch
-        canvas" when the target changes, and the switch sent before this view existed
-        was lost, so forget it first."""
-        self.canvas._canvas_manager._current_canvas = None
+        a playtest seat's does): draw again (see CastleApp._client_ready)."""
         self.refresh()
 
     def make_controller(self) -> PinController:

@@ -23,7 +23,7 @@ from typing import Any
 
 import ipywidgets as w
 import pandas as pd
-from ipycanvas import Canvas, hold_canvas
+from ipycanvas import Canvas
 
 from throne_lib.games.throne.cards import (
     KIND_ZH,
@@ -44,6 +44,7 @@ from throne_lib.kit.carddiff import (
     read_table_text,
 )
 from throne_lib.kit.textfile import write_atomic
+from throne_lib.kit.ui.canvas import safe_hold
 
 PREVIEW_W, PREVIEW_H = 200, 280
 GRID_FONT = "13px 'Noto Sans CJK SC', sans-serif"
@@ -402,7 +403,7 @@ class CardsEditor(SheetEdit):
 
     def draw_preview(self) -> None:
         row = self.selected
-        with hold_canvas():
+        with safe_hold():
             self.canvas.clear()
             if row is None:
                 self.canvas.fill_style = "#f4f4f4"

@@ -21,7 +21,7 @@ from typing import Any
 
 from throne_lib.games.throne.cards import KIND_ZH, KINDS, RACE_ZH, RACES, Card, CardDB
 from throne_lib.games.throne.lang import KEYWORD_DOCS, LangError, parse_keywords
-from throne_lib.kit.ui.canvas import run_ops
+from throne_lib.kit.ui.canvas import run_ops, safe_hold
 
 Op = tuple[object, ...]
 
@@ -392,13 +392,11 @@ class CardGallery:
         self.redraw()
 
     def redraw(self) -> None:
-        from ipycanvas import hold_canvas
-
         race, kind = self.race.value or None, self.kind.value or None
         ops, height = gallery_ops(self.db, self.width, race, kind)
         shown = sum(len(c) for _, _, c in groups(self.db, race, kind))
         self.count.value = f"<span style='color:#555'>{shown} 张卡</span>"
-        with hold_canvas():
+        with safe_hold():
             self.canvas.height = int(height)
             self.canvas.layout.height = f"{int(height)}px"
             self.canvas.clear()
