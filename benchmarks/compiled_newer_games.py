@@ -15,6 +15,10 @@ first. Workloads, CPU time of the child (``time.process_time``):
 Every workload also prints a digest of what it played (every action of every match, every
 chosen action), which must be the same on both builds: the speed-up changes no result.
 The load average before and after each round is printed beside it (a shared machine).
+
+``--other PATH`` compares this checkout's compiled build with another checkout's (each
+built in place: ``THRONE_COMPILE=1 python setup.py build_ext --inplace``) instead of with
+pure Python: a change's speed-up on the compiled engine, the two alternated the same way.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -81,14 +86,26 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(out))
 
 
-def run_child(pure: bool, args: argparse.Namespace) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Variant:
+    """One side of the comparison: a label, the build it must run, and its checkout."""
+
+    label: str
+    build: str  # "compiled" or "pure"
+    root: Path
+
+
+def run_child(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     env = dict(os.environ)
     env.pop("THRONE_PURE", None)
-    if pure:
+    if variant.build == "pure":
         env["THRONE_PURE"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(variant.root), env.get("PYTHONPATH", "")) if p
+    )  # that checkout's throne_lib, not the installed one
     cmd = [sys.executable, __file__, "--child", "--matches", str(args.matches)]
     cmd += ["--positions", str(args.positions), "--iterations", str(args.iterations)]
-    res = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    res = subprocess.run(cmd, env=env, cwd=variant.root, capture_output=True, text=True, check=True)
     data: dict[str, Any] = json.loads(res.stdout.strip().splitlines()[-1])
     return data
 
@@ -99,34 +116,44 @@ def main() -> None:
     p.add_argument("--matches", type=int, default=20, help="scripted matches per workload")
     p.add_argument("--positions", type=int, default=6, help="ISMCTS decisions per workload")
     p.add_argument("--iterations", type=int, default=40, help="ISMCTS iterations a decision")
+    p.add_argument(
+        "--other", type=Path, help="another checkout's compiled build instead of pure Python"
+    )
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
         child(args)
         return
     print(f"# {' '.join(sys.argv)}; load average {os.getloadavg()}", flush=True)
-    runs: dict[str, list[dict[str, Any]]] = {"compiled": [], "pure": []}
+    if args.other is not None:
+        first = Variant("this", "compiled", ROOT)
+        second = Variant("other", "compiled", args.other.resolve())
+    else:
+        first, second = Variant("compiled", "compiled", ROOT), Variant("pure", "pure", ROOT)
+    runs: dict[str, list[dict[str, Any]]] = {first.label: [], second.label: []}
     for r in range(args.rounds):
-        order = (False, True) if r % 2 == 0 else (True, False)
-        for pure in order:
+        order = (first, second) if r % 2 == 0 else (second, first)
+        for variant in order:
             load = os.getloadavg()[0]
-            data = run_child(pure, args)
-            key = "pure" if pure else "compiled"
-            if data["build"] != key:
-                raise SystemExit(f"asked for {key}, the child ran {data['build']}")
-            runs[key].append(data)
+            data = run_child(variant, args)
+            if data["build"] != variant.build:
+                raise SystemExit(f"asked for {variant.build}, the child ran {data['build']}")
+            runs[variant.label].append(data)
             cells = "  ".join(f"{w}: {data[w][0]:.3f} s" for w in WORKLOADS)
-            print(f"round {r + 1} {key:8s} load {load:.2f}→{os.getloadavg()[0]:.2f}  {cells}")
+            print(
+                f"round {r + 1} {variant.label:8s} load {load:.2f}→{os.getloadavg()[0]:.2f}  {cells}"
+            )
     print(
-        "\nworkload          unit            pure     compiled  speed-up (per-round range)  same digest"
+        f"\nworkload          unit          {second.label:>8s} {first.label:>8s}"
+        "  speed-up (per-round range)  same digest"
     )
     for w in WORKLOADS:
-        pure = [d[w][0] for d in runs["pure"]]
-        comp = [d[w][0] for d in runs["compiled"]]
-        ratios = [a / b for a, b in zip(pure, comp, strict=True)]
-        same = {d[w][1] for d in runs["pure"]} == {d[w][1] for d in runs["compiled"]}
+        slow = [d[w][0] for d in runs[second.label]]
+        fast = [d[w][0] for d in runs[first.label]]
+        ratios = [a / b for a, b in zip(slow, fast, strict=True)]
+        same = {d[w][1] for d in runs[second.label]} == {d[w][1] for d in runs[first.label]}
         unit = f"{args.matches} matches" if w.endswith("scripted") else "s a decision"
-        print(f"{w:17s} {unit:13s} {statistics.median(pure):8.3f} {statistics.median(comp):8.3f}"
+        print(f"{w:17s} {unit:13s} {statistics.median(slow):8.3f} {statistics.median(fast):8.3f}"
               f"  {statistics.median(ratios):5.2f}x ({min(ratios):.2f}–{max(ratios):.2f})"
               f"          {'yes' if same else 'NO'}")  # fmt: skip
     print(f"# load average at the end {os.getloadavg()}")

@@ -50,6 +50,8 @@ def check_seat(seat: object, num_seats: int, game: str = "") -> int:
     (``hands[-1]``), ``True`` would be seat 1, ``None`` or ``'0'`` would fall through to
     some default. Integer types with ``__index__`` (numpy's) are taken; ``bool`` is not.
     """
+    if type(seat) is int and 0 <= seat < num_seats:
+        return seat  # the common case, without building the messages below
     where = f"{game} seats are" if game else "seats are"
     valid = f"{where} 0..{num_seats - 1}"
     if isinstance(seat, bool) or type(seat).__name__ == "bool_":

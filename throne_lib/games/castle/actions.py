@@ -45,6 +45,17 @@ class Act:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 
+    # What ``dataclass`` would generate, written out so that mypyc compiles them: every
+    # prompt's legal actions go into a set (CastleMatch.legal_actions), and the generated
+    # methods, run by the interpreter, were ~4% of an ISMCTS decision (docs/speed.md).
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Act:
+            return NotImplemented
+        return self.kind == other.kind and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.args))
+
     def text(self) -> str:
         return " ".join([self.kind, *(str(a) for a in self.args)])
 

@@ -55,6 +55,7 @@ class CastleMatch:
         cards: CastleCards | None = None,
         *,
         state: State | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
         if state is None:
             state = setup.new_state(cards or default_cards(), rules or CastleRules(), players, seed)
@@ -63,9 +64,12 @@ class CastleMatch:
         self.actions: list[Act] = []
         self.seed = state.seed
         self.setups = [f"seat{i}" for i in range(state.n)]
-        self.options: dict[str, Any] = {"rules": rules_overrides(state.rules)}
-        if not _is_default(state.cards):  # a log must rebuild the match with its table
-            self.options["cards_csv"] = state.cards.source
+        if options is not None:  # a copy or a resample: the same rules and table
+            self.options: dict[str, Any] = dict(options)
+        else:
+            self.options = {"rules": rules_overrides(state.rules)}
+            if not _is_default(state.cards):  # a log must rebuild the match with its table
+                self.options["cards_csv"] = state.cards.source
         self._legal: list[Act] = []
         self._legal_set: set[Act] = set()
         self._legal_for: object = None
@@ -145,7 +149,7 @@ class CastleMatch:
         return s.log[start:]
 
     def copy(self) -> CastleMatch:
-        m = CastleMatch(state=self.state.copy())
+        m = CastleMatch(state=self.state.copy(), options=self.options)
         m.actions = list(self.actions)
         return m
 
@@ -203,7 +207,7 @@ class CastleMatch:
         from throne_lib.games.castle.view import resample_state
 
         me = check_seat(seat, self.state.n, self.game)
-        return CastleMatch(state=resample_state(self.state, me, rng))
+        return CastleMatch(state=resample_state(self.state, me, rng), options=self.options)
 
     @property
     def history(self) -> list[Act]:

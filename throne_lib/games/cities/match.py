@@ -75,6 +75,7 @@ class CitiesMatch(CastleMatch):
         teams: Sequence[Any] | None = None,
         *,
         state: State | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
         labels = [str(t) for t in teams] if teams is not None else [f"t{i}" for i in range(players)]
         if state is None:
@@ -83,9 +84,11 @@ class CitiesMatch(CastleMatch):
                 cards or default_cards(), table or default_table(), r, team_ids(labels), seed
             )
             run(state)
-        super().__init__(state=state)
+        # a copy or a resample passes its options on (no rules diffed per resample)
+        super().__init__(state=state, options={} if options is None else options)
         self.setups = labels if len(labels) == state.n else [f"t{t}" for t in war_of(state).teams]
-        self.options = {"rules": rules_overrides(mode(state).rules)}
+        if options is None:
+            self.options = {"rules": rules_overrides(mode(state).rules)}
 
     # --- protocol ------------------------------------------------------------------
     def prompt_entry(self, kind: str) -> tuple[LegalFn, AnswerFn, str]:
@@ -131,7 +134,7 @@ class CitiesMatch(CastleMatch):
         concede(self.state, int(act.args[0]))
 
     def copy(self) -> CitiesMatch:
-        m = CitiesMatch(state=self.state.copy(), teams=self.setups)
+        m = CitiesMatch(state=self.state.copy(), teams=self.setups, options=self.options)
         m.actions = list(self.actions)
         return m
 
@@ -169,7 +172,9 @@ class CitiesMatch(CastleMatch):
 
     def resample(self, seat: object, rng: random.Random) -> CitiesMatch:
         me = check_seat(seat, self.state.n, self.game)
-        return CitiesMatch(state=resample_state(self.state, me, rng), teams=self.setups)
+        return CitiesMatch(
+            state=resample_state(self.state, me, rng), teams=self.setups, options=self.options
+        )
 
     def describe(self, action: Act) -> str:
         from throne_lib.games.cities.describe import describe
