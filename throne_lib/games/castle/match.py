@@ -30,7 +30,7 @@ def default_cards() -> CastleCards:
     return _DEFAULT_CARDS
 
 
-def _is_default(cards: CastleCards) -> bool:
+def is_repository_cards(cards: CastleCards) -> bool:
     """``cards`` is the repository's table (a broken file on disk counts as another)."""
     if cards is _DEFAULT_CARDS:
         return True
@@ -68,7 +68,7 @@ class CastleMatch:
             self.options: dict[str, Any] = dict(options)
         else:
             self.options = {"rules": rules_overrides(state.rules)}
-            if not _is_default(state.cards):  # a log must rebuild the match with its table
+            if not is_repository_cards(state.cards):  # a log must rebuild the match with its table
                 self.options["cards_csv"] = state.cards.source
         self._legal: list[Act] = []
         self._legal_set: set[Act] = set()

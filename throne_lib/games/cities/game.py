@@ -3,7 +3,8 @@
 A setup per seat is its team label (CW-SETUP-2): ``["a", "b", "a"]`` puts seats 0 and 2
 together; ``default_setups(n)`` seats everyone alone (1 v 1 v 1 …). Options: ``rules``
 (a :class:`CitiesRules`, a dict of overrides or a tuple of pairs: the CLI's
-``--deck-mode``), ``cards`` and ``table``.
+``--deck-mode``), ``cards`` and ``table``, or their texts ``cards_csv`` and ``cities_csv``
+(as a log header carries tables other than the repository's).
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ from throne_lib.kit.registry import Dashboard, declare
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> Any:
+    from throne_lib.games.castle.cards import parse_castle_cards
     from throne_lib.games.cities.match import CitiesMatch, rules_from
-    from throne_lib.games.cities.table import CityTable
+    from throne_lib.games.cities.table import CityTable, parse_city_table
 
     cards, table = options.get("cards"), options.get("table")
     if isinstance(cards, CityTable):  # the kit hands the game's main table (cities.csv)
         cards, table = None, table or cards
+    if cards is None and options.get("cards_csv") is not None:  # a log's own tables
+        cards = parse_castle_cards(str(options["cards_csv"]), "cards_csv (log header)")
+    if table is None and options.get("cities_csv") is not None:
+        table = parse_city_table(str(options["cities_csv"]), "cities_csv (log header)")
     return CitiesMatch(
         players=len(setups),
         seed=seed,

@@ -22,7 +22,13 @@ from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.cards import CastleCards
 from throne_lib.games.castle.core import AnswerFn, LegalFn, discard_pile, run
 from throne_lib.games.castle.events import Event
-from throne_lib.games.castle.match import CastleMatch, as_act, canonical, default_cards
+from throne_lib.games.castle.match import (
+    CastleMatch,
+    as_act,
+    canonical,
+    default_cards,
+    is_repository_cards,
+)
 from throne_lib.games.castle.match import rules_from as castle_rules_from
 from throne_lib.games.castle.match import rules_overrides as castle_overrides
 from throne_lib.games.castle.rules import from_overrides, overrides
@@ -89,6 +95,12 @@ class CitiesMatch(CastleMatch):
         self.setups = labels if len(labels) == state.n else [f"t{t}" for t in war_of(state).teams]
         if options is None:
             self.options = {"rules": rules_overrides(mode(state).rules)}
+            # a log must rebuild the match with its own tables
+            if not is_repository_cards(state.cards):
+                self.options["cards_csv"] = state.cards.source
+            city_table = war_of(state).table
+            if city_table.text and city_table.hash != default_table().hash:
+                self.options["cities_csv"] = city_table.text
 
     # --- protocol ------------------------------------------------------------------
     def prompt_entry(self, kind: str) -> tuple[LegalFn, AnswerFn, str]:

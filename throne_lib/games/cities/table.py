@@ -14,7 +14,7 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from throne_lib.games.cities.rules import DEFAULT_CITY_TABLE
@@ -66,6 +66,7 @@ class CityTable:
     cities: tuple[City, ...]
     hash: str = ""  # digest of the table's text (the live watcher compares it)
     source: str = ""  # the file it came from
+    text: str = field(default="", repr=False)  # the CSV text (a log header carries it)
 
     def __getitem__(self, key: str) -> City:
         for c in self.cities:
@@ -146,7 +147,7 @@ def parse_city_table(
     if problems:
         raise TableError(problems)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return CityTable(tuple(cities), digest, path or filename)
+    return CityTable(tuple(cities), digest, path or filename, text)
 
 
 def load_city_table(path: str | Path | None = None) -> CityTable:

@@ -3,7 +3,8 @@
 Imports are lazy: registering loads neither the engine nor pandas. A setup is a
 :class:`~throne_lib.games.pin.decks.PinDeck`; ``resolve_setup`` accepts a deck file or a
 starter deck name (``anvil`` 铁砧联邦, ``aurora`` 辉穹圣约). Options: ``cards`` (a
-:class:`~throne_lib.games.pin.cards.PinCardDB`) and ``rules`` (a
+:class:`~throne_lib.games.pin.cards.PinCardDB`) or ``cards_csv`` (its text, as a log header
+carries a table other than the repository's) and ``rules`` (a
 :class:`~throne_lib.games.pin.rules.Rules`).
 """
 
@@ -19,12 +20,31 @@ if TYPE_CHECKING:
     from throne_lib.games.pin.cards import PinCardDB
     from throne_lib.games.pin.decks import PinDeck
     from throne_lib.games.pin.match import PinMatch
+    from throne_lib.games.pin.rules import Rules
 
 
-def _cards(options: Mapping[str, Any]) -> PinCardDB:
-    """The card table of ``options`` (a log's, a test's), else the repository's."""
+def _cards(options: Mapping[str, Any], rules: Rules) -> PinCardDB:
+    """The card table of ``options`` (a test's, the command line's), else the one a log
+    header carries as text (``cards_csv``), else the repository's."""
+    if options.get("cards") is None and options.get("cards_csv") is not None:
+        from throne_lib.games.pin.cards import parse_pin_cards
+
+        return parse_pin_cards(str(options["cards_csv"]), "cards_csv (log header)", rules=rules)
     db: PinCardDB = option(options, "cards", Lazy("throne_lib.games.pin.cards:load_pin_cards"))
     return db
+
+
+def _is_repository_table(db: PinCardDB) -> bool:
+    """``db`` is ``cards-pin.csv`` as it reads now (an unreadable file counts as another)."""
+    import hashlib
+
+    from throne_lib.games.pin.cards import DEFAULT_PATH
+
+    try:
+        text = DEFAULT_PATH.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return db.hash == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> PinMatch:
@@ -39,15 +59,17 @@ def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> P
     from throne_lib.games.pin.match import PinMatch
     from throne_lib.games.pin.rules import PIN_RULES, Rules
 
-    db = _cards(options)
     rules = options.get("rules", PIN_RULES)
     if not isinstance(rules, Rules):  # a log's overrides (any other type: a ValueError)
         rules = rules_from_dict(rules)
+    db = _cards(options, rules)
     a, b = (check_deck(db, setup_deck(s), rules) for s in setups)
     m = PinMatch.new(db, (a.hq, b.hq), (a.cards, b.cards), seed, rules)
     m.setups = [deck_dict(a), deck_dict(b)]
     overrides = {k: v for k, v in dataclasses.asdict(rules).items() if v != getattr(PIN_RULES, k)}
     m.options = {"rules": json_safe(overrides)} if overrides else {}
+    if not _is_repository_table(db):  # a log must rebuild the match with its own table
+        m.options["cards_csv"] = db.source
     return m
 
 
