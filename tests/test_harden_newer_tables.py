@@ -21,13 +21,9 @@ from throne_lib.cli import main
 from throne_lib.games.castle.cards import DEFAULT_PATH as CASTLE_CSV
 from throne_lib.games.castle.cards import REQUIRED, load_castle_cards, parse_castle_cards
 from throne_lib.games.castle.live import CastleTableWatcher
+from throne_lib.games.cities.live import CityTableWatcher
 from throne_lib.games.cities.table import DEFAULT_PATH as CITIES_CSV
-from throne_lib.games.cities.table import (
-    MIN_CITIES,
-    city_table_watcher,
-    load_city_table,
-    parse_city_table,
-)
+from throne_lib.games.cities.table import MIN_CITIES, load_city_table, parse_city_table
 from throne_lib.games.throne.cards import DEFAULT_PATH as THRONE_CSV
 from throne_lib.games.throne.cards import load_cards
 from throne_lib.kit.csvtable import table_file_text
@@ -123,7 +119,7 @@ def test_a_table_rewritten_slowly_is_never_adopted_half_way(
     w = (
         CastleTableWatcher(p, settle=1.0, clock=clock)
         if game == "castle"
-        else city_table_watcher(p, settle=1.0, clock=clock)
+        else CityTableWatcher(p, settle=1.0, clock=clock)
     )
     start = (len(w.db), w.db.hash)
     adopted: list[int] = []

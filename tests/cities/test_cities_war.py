@@ -10,7 +10,8 @@ import pytest
 
 from tests.cities.helpers import TABLE, cid, names, war
 from throne_lib.games.cities import EMPTY, CitiesRules, CityWar, parse_city_table
-from throne_lib.games.cities.table import DEFAULT_PATH, city_table_watcher
+from throne_lib.games.cities.live import CityTableWatcher
+from throne_lib.games.cities.table import DEFAULT_PATH
 from throne_lib.kit.protocol import IllegalAction
 from throne_lib.kit.tables import TableError
 
@@ -285,7 +286,7 @@ def test_city_table_live_reload(tmp_path: Path) -> None:
     f = tmp_path / "cities.csv"
     text = (DEFAULT_PATH).read_text(encoding="utf-8")
     f.write_text(text, encoding="utf-8")
-    watcher = city_table_watcher(f)
+    watcher = CityTableWatcher(f)
     assert watcher.db["洛阳"].ai_weight == 5
     f.write_text(text.replace("draw(2),5", "draw(2),9"), encoding="utf-8")
     assert watcher.reload() and watcher.db["洛阳"].ai_weight == 9

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from throne_lib.games.cities.rules import DEFAULT_CITY_TABLE
 from throne_lib.kit.csvtable import Reporter, file_text, is_id, reporter, strict_rows
-from throne_lib.kit.live import TableWatcher
 from throne_lib.kit.tables import TableError
 
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cities.csv"
@@ -155,15 +153,3 @@ def load_city_table(path: str | Path | None = None) -> CityTable:
     cut short is a TableError at its line, never a bare UnicodeDecodeError."""
     p = Path(path) if path else DEFAULT_PATH
     return parse_city_table(file_text(p, TableError), p.name, str(p))
-
-
-def city_table_watcher(
-    path: str | Path | None = None,
-    interval: float = 0.25,
-    settle: float = 1.0,
-    clock: Callable[[], float] = time.monotonic,
-) -> TableWatcher:
-    """The kit's live watcher on ``cities.csv``: a fixed table replaces the one in
-    force; a broken one keeps it and lists its FILE:ROW:COLUMN problems."""
-    p = Path(path) if path else DEFAULT_PATH
-    return TableWatcher(p, parse_city_table, interval, settle=settle, clock=clock)

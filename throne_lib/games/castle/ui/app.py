@@ -22,7 +22,6 @@ Testable without a browser: call ``select``, ``click_seat``, ``press``.
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -35,7 +34,7 @@ from ipycanvas import Canvas
 from throne_lib.games.castle.actions import Act
 from throne_lib.games.castle.agents import ScriptedAgent
 from throne_lib.games.castle.cards import CastleCards
-from throne_lib.games.castle.live import CastleTableWatcher, TableUpdate
+from throne_lib.games.castle.live import CastleTableWatcher
 from throne_lib.games.castle.match import CastleMatch, default_cards
 from throne_lib.games.castle.rules import CastleRules
 from throne_lib.games.castle.skills import SKILL_ZH
@@ -43,11 +42,11 @@ from throne_lib.games.castle.state import hero_seat
 from throne_lib.games.castle.ui.inspect import card_html, name_refs, seat_html
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
-from throne_lib.kit.live import problems_html
 from throne_lib.kit.log import AgentInfo, MatchRecorder
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.inspector import InspectBridge, InspectorPanel
+from throne_lib.kit.ui.live_tables import LiveTablesPanel
 from throne_lib.kit.ui.opponents import OpponentPicker
 from throne_lib.kit.ui.shell import LogPanel, StatusLine, fit_to_window
 
@@ -102,7 +101,9 @@ class CastleApp:
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.recorder: MatchRecorder | None = None
         self.log_path: Path | None = None
-        self.table_panel = W.HTML()  # the live card table: errors and reloads
+        # the live card tables: errors and reloads (城池战 follows cities.csv too)
+        self.tables = LiveTablesPanel("新对局", running=lambda: not self.match.is_over)
+        self.table_panel = self.tables.widget
         self.table_panel.add_class("castle-table-panel")
         self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_mouse_down(lambda x, y: self.click_xy(x, y))
@@ -172,9 +173,7 @@ class CastleApp:
         self.human_choice = human
         self.new_match()
         if watcher is not None:
-            watcher.subscribe(self.on_table)
-            if watcher.errors:
-                self.on_table(TableUpdate(watcher.db, tuple(watcher.errors), False))
+            self.tables.follow(watcher, self._adopt_cards)
 
     def _client_ready(self) -> None:
         """A view appeared (the page loaded): draw again (what the kernel drew before the
@@ -188,8 +187,8 @@ class CastleApp:
         self.match, self.agents = self.make_match(n, int(self.seed_w.value), rounds)
         self.ai.think = self._think if self.opponents.searching else None
         self.ai.chosen = None
-        if self.watcher is not None and isinstance(getattr(self.match, "options", None), dict):
-            self.match.options["cards_csv"] = self.cards.source  # the log carries the table
+        self.embed_tables()
+        self.tables.started()
         self._record()
         self.human = self.human_seat()
         self.selected, self.focus = None, None
@@ -216,7 +215,7 @@ class CastleApp:
         if self.log_dir is None:
             return
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
-        path = self.log_dir / f"castle-{stamp}-seed{self.match.seed}.jsonl"
+        path = self.log_dir / f"{self.game_name}-{stamp}-seed{self.match.seed}.jsonl"
         agents = [AgentInfo("human" if s == self.human_seat() else self.opponents.name, int(self.seed_w.value))
                   for s in range(self.match.num_seats)]  # fmt: skip
         try:
@@ -240,25 +239,16 @@ class CastleApp:
             self.match.apply(act)
 
     # --- the live card table ------------------------------------------------------------
-    def on_table(self, update: TableUpdate) -> None:
-        """A broken table: the last valid one stays in force, every problem listed. A
-        valid new one: the next match uses it; the running match keeps its own."""
-        name = html.escape(self.watcher.path.name if self.watcher else "cards-castle.csv")
-        if update.errors:
-            kept = html.escape(self.cards.hash[:8])
-            self.table_panel.value = problems_html(
-                f"{name} 有错误，仍使用上一个有效版本（{kept}），当前对局不受影响：", update.errors
-            )
-            return
-        if not update.changed:
-            self.table_panel.value = ""
-            return
-        self.cards = update.db
-        running = "" if self.match.is_over else "；当前对局继续使用开局时的卡牌表"
-        self.table_panel.value = (
-            f"<div style='color:#1e8449;padding:4px 0'>{name} 已重新载入"
-            f"（{html.escape(update.db.hash[:8])}）：点击「新对局」使用新表{running}。</div>"
-        )
+    def embed_tables(self) -> None:
+        """A page following its table writes it into every match's log header, even when
+        it is the repository's as read now: the file may change before the log is read."""
+        if self.watcher is not None:
+            self.match.options["cards_csv"] = self.cards.source
+
+    def _adopt_cards(self, cards: CastleCards) -> None:
+        """A valid new ``cards-castle.csv``: the next match uses it; the running match
+        keeps its own (a broken one changes nothing: the panel lists its problems)."""
+        self.cards = cards
 
     def make_match(self, n: int, seed: int, rounds: int | None) -> tuple[CastleMatch, list[Any]]:
         """The match and one agent per seat (a mode on this table overrides it)."""

@@ -9,19 +9,22 @@ highlighted by :mod:`.table`; the 战报 names every city event (CW-UI-6).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
 from throne_lib.games.castle.actions import Act
+from throne_lib.games.castle.live import CastleTableWatcher
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.app import PROMPT_ZH, CastleApp, source_of
 from throne_lib.games.castle.ui.inspect import city_html, name_refs
 from throne_lib.games.castle.ui.table import draw_table
 from throne_lib.games.cities.agents import CitiesAgent
 from throne_lib.games.cities.engine import CITY
-from throne_lib.games.cities.match import CitiesMatch
+from throne_lib.games.cities.match import CitiesMatch, default_table
 from throne_lib.games.cities.rules import CitiesRules
+from throne_lib.games.cities.table import CityTable
 from throne_lib.games.cities.ui.table import (
     canvas_height,
     city_at,
@@ -29,6 +32,7 @@ from throne_lib.games.cities.ui.table import (
     draw_cities,
     team_colour,
 )
+from throne_lib.kit.live import TableWatcher
 from throne_lib.kit.ui.canvas import safe_hold
 
 CITY_PROMPT_ZH = {
@@ -58,7 +62,14 @@ class CitiesApp(CastleApp):
         max_rounds: int | None = 40,
         teams: str = "",
         deck_mode: str = "personal",
+        watcher: CastleTableWatcher | None = None,
+        city_watcher: TableWatcher | None = None,
+        log_dir: str | Path | None = None,
     ) -> None:
+        self.city_watcher = city_watcher
+        self.city_table: CityTable = (
+            city_watcher.db if city_watcher is not None else default_table()
+        )
         self.teams_w = W.Text(value=teams, description="队伍", placeholder="如 a,b,a,b；空=各自为战",
                               layout=W.Layout(width="260px"))  # fmt: skip
         self.deck_w = W.Dropdown(options=[("各自牌组", "personal"), ("公共牌组", "shared")],
@@ -80,8 +91,11 @@ class CitiesApp(CastleApp):
         self.reveal_b.on_click(lambda _b: self.reveal_cities())
         self.reveal_b.add_class("cities-reveal")
         super().__init__(
-            players=players, seed=seed, human=human, tempo=tempo, max_rounds=max_rounds
-        )
+            players=players, seed=seed, human=human, tempo=tempo, max_rounds=max_rounds,
+            watcher=watcher, log_dir=log_dir,
+        )  # fmt: skip
+        if city_watcher is not None:
+            self.tables.follow(city_watcher, self._adopt_cities)
         self.canvas.height = canvas_height()  # room for the bottom seat's stack
         settings = self.widget.children[0]
         settings.children = (
@@ -128,9 +142,21 @@ class CitiesApp(CastleApp):
             players=n,
             seed=seed,
             rules=CitiesRules(max_rounds=rounds, deck_mode=str(self.deck_w.value)),
+            cards=self.cards,
+            table=self.city_table,
             teams=labels,
         )
         return match, [self.opponents.agent(seed, s, CitiesAgent) for s in range(n)]
+
+    def embed_tables(self) -> None:
+        super().embed_tables()
+        if self.city_watcher is not None:
+            self.match.options["cities_csv"] = self.city_table.text
+
+    def _adopt_cities(self, table: CityTable) -> None:
+        """A valid new ``cities.csv``: the next match uses it (CW-SETUP-1's cities); the
+        running match keeps the cities it dealt."""
+        self.city_table = table
 
     def concede(self) -> None:
         act = Act("concede", (self.human,))

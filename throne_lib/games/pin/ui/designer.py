@@ -16,15 +16,17 @@ from typing import Any
 import ipywidgets as W
 import pandas as pd
 
-from throne_lib.games.pin.cards import DEFAULT_PATH, PinCardDB, parse_pin_cards
+from throne_lib.games.pin.cards import PinCardDB, parse_pin_cards
+from throne_lib.games.pin.live import pin_cards_path
 from throne_lib.kit.carddiff import SheetEdit, diff_tables
 from throne_lib.kit.tables import TableError as CardTableError
 from throne_lib.kit.textfile import write_atomic
 
 
 class PinCardDesigner(SheetEdit, W.VBox):
-    def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | Path | None = None) -> None:
+        # the table the play page follows too: $PIN_CARDS, else cards-pin.csv
+        self.path = Path(path) if path is not None else pin_cards_path()
         self.adopt(self.path.read_text(encoding="utf-8"))
         self.errors: list[str] = []
         self.notice = ""

@@ -20,13 +20,17 @@ from ipycanvas import Canvas
 from throne_lib.games.pin import ui_model as ui
 from throne_lib.games.pin.agents import ScriptedAgent
 from throne_lib.games.pin.hexes import CELLS, SIDE_NAMES, label
+from throne_lib.games.pin.live import PinTableWatcher
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES
 from throne_lib.games.pin.ui.controller import PinController
 from throne_lib.games.pin.ui.inspect import PHASE_ZH, card_html, unit_html, unit_prompt
+from throne_lib.kit.live import problems_html
+from throne_lib.kit.tables import TableError
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.inspector import InspectBridge, InspectorPanel
+from throne_lib.kit.ui.live_tables import LiveTablesPanel
 from throne_lib.kit.ui.opponents import OpponentPicker
 from throne_lib.kit.ui.shell import (
     LogPanel,
@@ -431,24 +435,61 @@ class PinBoard(W.VBox):
         self.hand.children = out
 
 
-def pin_app(ai_mode: str = "async") -> W.VBox:
-    """The dashboard: choose 快速对局 (3 rounds) or a full match, then play as 甲."""
-    from throne_lib.kit import registry
+class PinApp:
+    """The dashboard: choose 快速对局 (3 rounds) or a full match, then play as 甲.
 
-    quick = W.Checkbox(value=False, description="快速对局（3轮）")
-    seed = W.BoundedIntText(value=3, min=0, max=10**6, description="种子")
-    seed.add_class("pin-seed")
-    start = W.Button(description="开始对局", button_style="primary")
-    start.add_class("pin-start")
-    opponents = OpponentPicker("pin")
-    holder = W.VBox()
+    With a ``watcher`` (:class:`~throne_lib.games.pin.live.PinTableWatcher`) it follows
+    ``cards-pin.csv``: a valid new table (a card designed on the card page) is the one
+    the next match uses; a broken one is listed (file, row, column, what was expected)
+    while the last valid table stays in force. Without one, each match reads the file;
+    a broken table is listed the same way instead of starting nothing in silence."""
 
-    def begin(_: Any) -> None:
-        rules = dataclasses.replace(PIN_RULES, round_limit=3) if quick.value else PIN_RULES
-        match = registry.get("pin").new(seed=seed.value, rules=rules)
+    def __init__(self, ai_mode: str = "async", watcher: PinTableWatcher | None = None) -> None:
+        self.ai_mode = ai_mode
+        self.watcher = watcher
+        self.quick = W.Checkbox(value=False, description="快速对局（3轮）")
+        self.seed = W.BoundedIntText(value=3, min=0, max=10**6, description="种子")
+        self.seed.add_class("pin-seed")
+        self.start = W.Button(description="开始对局", button_style="primary")
+        self.start.add_class("pin-start")
+        self.start.on_click(lambda _b: self.begin())
+        self.opponents = OpponentPicker("pin")
+        self.tables = LiveTablesPanel("开始对局", running=self._running)
+        self.tables.widget.add_class("pin-table-panel")
+        self.holder = W.VBox()
+        self.board: PinBoard | None = None
+        if watcher is not None:
+            self.tables.follow(watcher, lambda _db: None)  # begin() reads watcher.db
+        self.widget = W.VBox(
+            [W.HBox([self.quick, self.seed, self.start]), self.opponents, self.tables.widget,
+             self.holder]
+        )  # fmt: skip
+
+    def _running(self) -> bool:
+        return self.board is not None and not self.board.match.is_over
+
+    def begin(self) -> None:
+        """A new match on the table in force (the watcher's, else ``cards-pin.csv`` now)."""
+        from throne_lib.kit import registry
+
+        rules = dataclasses.replace(PIN_RULES, round_limit=3) if self.quick.value else PIN_RULES
+        options: dict[str, Any] = {"rules": rules}
+        if self.watcher is not None:
+            options["cards"] = self.watcher.db
+        try:
+            match = registry.get("pin").new(seed=self.seed.value, **options)
+        except TableError as error:  # no watcher: the file as it reads now is broken
+            self.tables.widget.value = problems_html(
+                "cards-pin.csv 有错误，无法开始对局：", error.problems
+            )
+            return
         assert isinstance(match, PinMatch)
-        tempo = "fast" if quick.value else "standard"
-        holder.children = [PinBoard(match, 0, ai_mode, tempo, opponents)]
+        tempo = "fast" if self.quick.value else "standard"
+        self.tables.started()
+        self.board = PinBoard(match, 0, self.ai_mode, tempo, self.opponents)
+        self.holder.children = [self.board]
 
-    start.on_click(begin)
-    return W.VBox([W.HBox([quick, seed, start]), opponents, holder])
+
+def pin_app(ai_mode: str = "async", watcher: PinTableWatcher | None = None) -> W.VBox:
+    """The dashboard widget (``notebooks/pin.ipynb``): :class:`PinApp`."""
+    return PinApp(ai_mode, watcher).widget
