@@ -19,6 +19,7 @@ applies), the format every table error of the kit uses.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 from collections.abc import Callable, Collection
@@ -90,6 +91,36 @@ def read_table_text(path: Path, problems: list[str]) -> str | None:
     text, found = table_file_text(path.read_bytes(), path.name)
     problems.extend(found)
     return text
+
+
+def table_digest(text: str) -> str:
+    """The ``hash`` of a parsed table: the first 16 hex digits of its text's SHA-256 (every
+    game's parser; a log header or a match compares tables by it)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+_FILE_DIGESTS: dict[Path, tuple[tuple[int, int, int], str | None]] = {}
+
+
+def file_digest(path: Path) -> str | None:
+    """:func:`table_digest` of the table file at ``path`` as it reads now (None: missing,
+    unreadable, not UTF-8 or cut short), read again only when its ``(mtime_ns, size,
+    inode)`` changed: "is this the repository's table?" at every new match costs a stat."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    known = _FILE_DIGESTS.get(path)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    try:
+        text, _problems = table_file_text(path.read_bytes(), path.name)
+    except OSError:
+        return None
+    digest = table_digest(text) if text is not None else None
+    _FILE_DIGESTS[path] = (stamp, digest)
+    return digest
 
 
 def file_text(path: Path, error: Refuse) -> str:

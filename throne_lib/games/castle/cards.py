@@ -8,7 +8,6 @@ the spreadsheet row: the header is row 1).
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import re
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from throne_lib.kit.csvtable import (
     one_of,
     reporter,
     strict_rows,
+    table_digest,
 )
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
@@ -194,7 +194,7 @@ def parse_castle_cards(
         )
     if problems:
         raise CardTableError(problems)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    digest = table_digest(text)
     return CastleCards(rows=cards, source=text, hash=digest, path=path)
 
 

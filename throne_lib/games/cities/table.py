@@ -10,14 +10,13 @@ separated by commas). Every problem is collected and raised at once as one
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from throne_lib.games.cities.rules import DEFAULT_CITY_TABLE
-from throne_lib.kit.csvtable import Reporter, file_text, is_id, reporter, strict_rows
+from throne_lib.kit.csvtable import Reporter, file_text, is_id, reporter, strict_rows, table_digest
 from throne_lib.kit.tables import TableError
 
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "cities.csv"
@@ -144,7 +143,7 @@ def parse_city_table(
         )
     if problems:
         raise TableError(problems)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    digest = table_digest(text)
     return CityTable(tuple(cities), digest, path or filename, text)
 
 

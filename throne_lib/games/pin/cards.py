@@ -8,7 +8,6 @@ Every problem is collected and raised at once as one
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,14 @@ from throne_lib.games.pin.words import (
     parse_effects,
     parse_keywords,
 )
-from throne_lib.kit.csvtable import FirstRows, check_id, file_text, reporter, strict_rows
+from throne_lib.kit.csvtable import (
+    FirstRows,
+    check_id,
+    file_text,
+    reporter,
+    strict_rows,
+    table_digest,
+)
 from throne_lib.kit.tables import CardTable
 from throne_lib.kit.tables import TableError as CardTableError
 
@@ -166,7 +172,7 @@ def parse_pin_cards(
                         )
     if problems:
         raise CardTableError(problems)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    digest = table_digest(text)
     return PinCardDB(rows=cards, source=text, hash=digest, path=path)
 
 

@@ -36,15 +36,10 @@ def _cards(options: Mapping[str, Any], rules: Rules) -> PinCardDB:
 
 def _is_repository_table(db: PinCardDB) -> bool:
     """``db`` is ``cards-pin.csv`` as it reads now (an unreadable file counts as another)."""
-    import hashlib
-
     from throne_lib.games.pin.cards import DEFAULT_PATH
+    from throne_lib.kit.csvtable import file_digest
 
-    try:
-        text = DEFAULT_PATH.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return db.hash == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return db.hash == file_digest(DEFAULT_PATH)
 
 
 def new_match(setups: Sequence[Any], seed: int, options: Mapping[str, Any]) -> PinMatch:

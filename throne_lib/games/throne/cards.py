@@ -7,7 +7,6 @@ Every problem of a table is collected and raised at once as one
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 from collections.abc import Callable, Collection
@@ -26,6 +25,7 @@ from throne_lib.kit.csvtable import (
     one_of,
     reporter,
     strict_rows,
+    table_digest,
 )
 from throne_lib.kit.tables import CardTable, TableError
 
@@ -206,7 +206,7 @@ def parse_cards(
         _cross_check(cards, filename, problems, broken)
     if problems:
         raise CardTableError(problems)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    digest = table_digest(text)
     return CardDB(rows=dict(cards), source=text, hash=digest, path=path)
 
 
