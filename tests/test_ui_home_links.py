@@ -15,7 +15,13 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 def test_every_dashboard_installs_the_home_line() -> None:
     pages = [d.notebook for g in registry.games() for d in g.dashboards]
-    assert {"castle.ipynb", "cities.ipynb", "pin.ipynb", "castle_replay.ipynb"} <= set(pages)
+    assert {
+        "castle.ipynb",
+        "cities.ipynb",
+        "pin.ipynb",
+        "castle_replay.ipynb",
+        "cities_replay.ipynb",
+    } <= set(pages)
     for notebook in pages:
         cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
         code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]

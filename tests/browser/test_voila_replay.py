@@ -59,7 +59,10 @@ CLICK_AT_ONCE = """
 """.replace("EARLY", str(EARLY_CLICKS))
 
 
-@pytest.mark.parametrize("notebook", ["notebooks/replay.ipynb", "notebooks/castle_replay.ipynb"])
+@pytest.mark.parametrize(
+    "notebook",
+    ["notebooks/replay.ipynb", "notebooks/castle_replay.ipynb", "notebooks/cities_replay.ipynb"],
+)
 def test_first_next_clicks_after_opening_are_not_lost(
     voila_url: Callable[[str], str], browser: Browser, notebook: str, artifacts_dir: Path
 ) -> None:

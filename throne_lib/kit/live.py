@@ -239,6 +239,14 @@ class TableWatcher:
             await asyncio.sleep(self.interval)
 
 
+def follow(*watchers: TableWatcher) -> None:
+    """A page's visitor came: read each table again (it may have been edited while a
+    preheated kernel waited), then poll it on the kernel's loop."""
+    for watcher in watchers:
+        watcher.reload()
+        watcher.start()
+
+
 def env_path(var: str, default: Path) -> Path:
     """The file the environment variable ``var`` names, or ``default`` when it is unset
     or empty (the table a game's pages edit and watch)."""

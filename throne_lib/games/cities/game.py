@@ -56,6 +56,13 @@ GAME = declare(
             "城堡之心上的城池争夺：自由组队，攻城、破城、占据，先达到城池数者胜。",
             "Capture cities on the 城堡之心 table: free teams, break and hold cities.",
         ),
+        Dashboard(
+            "cities_replay.ipynb",
+            "城池战 · 复盘",
+            "City War · replay",
+            "逐步回看城池战的对局记录：选择座位视角，或全部公开。",
+            "Step through a City War log from any seat's view, or with everything revealed.",
+        ),
     ),
     ismcts=".ismcts:HOOKS",
     sim_hooks=".sim:HOOKS",

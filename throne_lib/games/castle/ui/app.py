@@ -456,10 +456,16 @@ class CastleApp:
         (its 视角 menu offers every seat and 全部公开)."""
         if not self.match.is_over:
             return
-        from throne_lib.games.castle.ui.replay import CastleReplay, match_log
+        from throne_lib.games.castle.ui.replay import match_log
 
-        self.replay = CastleReplay(match_log(self.match), seat=self.human)
+        self.replay = self.replay_class()(match_log(self.match), seat=self.human)
         self.replay_box.children = [self.replay.widget]
+
+    def replay_class(self) -> type[Any]:
+        """The replay viewer of this table's game (城池战 shows its cities)."""
+        from throne_lib.games.castle.ui.replay import CastleReplay
+
+        return CastleReplay
 
     def draw(self, obs: dict[str, Any], targets: set[int]) -> None:
         with safe_hold():

@@ -67,10 +67,13 @@ class Step:
     log_from: int
 
 
-def load_steps(log: LogFile) -> list[Step]:
-    """Replay a castle log (checking every hash and event) and keep every position."""
-    if log.game != "castle":
-        raise LogError(log.path, 1, f"a {log.game} log, not a 城堡之心 (castle) log")
+GAME_ZH = {"castle": "城堡之心", "cities": "城池战"}  # the games played on the round table
+
+
+def load_steps(log: LogFile, game: str = "castle") -> list[Step]:
+    """Replay a ``game`` log (checking every hash and event) and keep every position."""
+    if log.game != game:
+        raise LogError(log.path, 1, f"a {log.game} log, not a {GAME_ZH[game]} ({game}) log")
     steps: list[Step] = []
     before = 0
     for rec, match in iter_replay(log, check=True):
@@ -98,17 +101,22 @@ def match_log(match: CastleMatch) -> LogFile:
 
 
 class CastleReplay:
-    """A castle match log, step by step, from one seat's view or all revealed."""
+    """A castle match log, step by step, from one seat's view or all revealed. A mode on
+    the round table (城池战: :class:`~throne_lib.games.cities.ui.replay.CitiesReplay`) sets
+    ``game``, ``height`` and :meth:`draw`."""
+
+    game = "castle"
+    height = H
 
     def __init__(self, log: LogFile | str | Path, seat: int = 0, reveal: bool = False) -> None:
         self.logfile = log if isinstance(log, LogFile) else read_log(log)
-        self.steps = load_steps(self.logfile)
+        self.steps = load_steps(self.logfile, self.game)
         last = self.steps[-1].match
         self.cards = last.state.cards
         self.num_seats = last.num_seats
         self._log_cache: dict[int, list[str]] = {}
         self._said: dict[int, str] = {}
-        self.canvas = Canvas(width=WIDTH, height=H, layout=W.Layout(width=f"{WIDTH}px"))
+        self.canvas = Canvas(width=WIDTH, height=self.height, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_client_ready(self._client_ready)
         self.controls = Stepper(len(self.steps) - 1, self.show, slider_width="340px")
         for widget, css in zip(
@@ -133,7 +141,9 @@ class CastleReplay:
         self.seat_pick.observe(lambda _: self.show(self.index), names="value")
         self.title = W.HTML()
         self.hands = W.HTML(layout=W.Layout(width=f"{WIDTH}px"))
-        self.log_html = W.HTML(layout=W.Layout(width="400px", height=f"{H}px", overflow="auto"))
+        self.log_html = W.HTML(
+            layout=W.Layout(width="400px", height=f"{self.height}px", overflow="auto")
+        )
         for widget, css in (
             (self.title, "replay-title"), (self.turn_pick, "replay-turn"),
             (self.seat_pick, "replay-seat"), (self.hands, "replay-hands"),
@@ -271,6 +281,10 @@ class CastleReplay:
             f" · <span class='replay-said'>{html.escape(said)}</span>{end} · {who}"
         )
 
+    def seat_label(self, obs: dict[str, Any], p: dict[str, Any]) -> str:
+        """What the view knows a seat to be, beside its hand: its identity."""
+        return str(p["role_zh"])
+
     def hands_html(self, obs: dict[str, Any]) -> str:
         """The identities and hands the view knows: its own (a seat), or all (全部公开)."""
         rows = []
@@ -283,7 +297,7 @@ class CastleReplay:
             names = "、".join(self.cards[c].name for c in hand) or "（无手牌）"
             rows.append(
                 f"<div class='replay-hand'><b>{p['seat']}号座位 {html.escape(p['hero_name'] or '')}</b>"
-                f"（{html.escape(p['role_zh'])}）：{html.escape(names)}</div>"
+                f"（{html.escape(self.seat_label(obs, p))}）：{html.escape(names)}</div>"
             )
         return "<div style='font-size:13px'>手牌 · " + "".join(rows) + "</div>"
 
@@ -313,10 +327,14 @@ class CastleReplay:
             )
         return "<div style='font-size:12px'>" + "".join(parts) + "</div>"
 
+    def draw(self, obs: dict[str, Any]) -> None:
+        """The round table of a view (inside one canvas batch)."""
+        draw_table(self.canvas, obs, self.cards)
+
     def show(self, index: int) -> None:
         obs = self.view(index)
         with safe_hold():
-            draw_table(self.canvas, obs, self.cards)
+            self.draw(obs)
         self.title.value = self.title_html(index)
         self.hands.value = self.hands_html(obs)
         self.log_html.value = self.log_html_of(index)
@@ -362,7 +380,14 @@ def castle_log_files(folder: Path = LOG_DIR) -> list[Path]:
 
 class CastleLogBrowser:
     """Pick a castle log and review it (``notebooks/castle_replay.ipynb``); a bad log
-    shows its ``FILE:LINE`` error, never a traceback."""
+    shows its ``FILE:LINE`` error, never a traceback. 城池战's page sets ``game``,
+    ``replay_class`` and :meth:`demo_log`."""
+
+    game = "castle"
+    replay_class: type[CastleReplay] = CastleReplay
+
+    def demo_log(self, folder: Path) -> Path | LogFile:
+        return demo_log(folder)
 
     def __init__(
         self, folder: Path | None = None, extra: Sequence[Path] = (), demo: bool = False
@@ -370,10 +395,10 @@ class CastleLogBrowser:
         """``demo``: with no castle log in ``folder``, play one scripted match to show."""
         folder = folder if folder is not None else logs_dir()
         self.folder = folder
-        files = [*castle_log_files(folder), *extra]
+        files = [*log_files(folder, self.game), *extra]
         in_memory: LogFile | None = None
         if not files and demo:
-            made = demo_log(folder)
+            made = self.demo_log(folder)
             if isinstance(made, LogFile):
                 in_memory = made
             else:
@@ -399,12 +424,13 @@ class CastleLogBrowser:
         if files:
             self.open_log(str(files[0]))
         elif in_memory is not None:
-            self.replay = CastleReplay(in_memory)
+            self.replay = self.replay_class(in_memory)
             self.holder.children = [self.replay.widget]
         else:
+            g = self.game
             self.error.value = (
-                f"<i>{html.escape(str(folder))} 里还没有城堡之心的对局记录：先在对战页打一局，"
-                "或运行 <code>throne play --game castle --log logs/castle.jsonl</code>。</i>"
+                f"<i>{html.escape(str(folder))} 里还没有{GAME_ZH[g]}的对局记录：先在对战页打一局，"
+                f"或运行 <code>throne play --game {g} --log logs/{g}.jsonl</code>。</i>"
             )
 
     def open_log(self, path: str) -> None:
@@ -412,7 +438,7 @@ class CastleLogBrowser:
         step, and clicks on the old view while it loads move the new one."""
         old, old_path = self.replay, self._path
         try:
-            replay = CastleReplay(path)
+            replay = self.replay_class(path)
         except LogError as exc:
             self.error.value = (
                 f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"

@@ -153,6 +153,11 @@ class CitiesApp(CastleApp):
         if self.city_watcher is not None:
             self.match.options["cities_csv"] = self.city_table.text
 
+    def replay_class(self) -> type[Any]:
+        from throne_lib.games.cities.ui.replay import CitiesReplay
+
+        return CitiesReplay
+
     def _adopt_cities(self, table: CityTable) -> None:
         """A valid new ``cities.csv``: the next match uses it (CW-SETUP-1's cities); the
         running match keeps the cities it dealt."""
