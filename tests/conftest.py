@@ -5,13 +5,35 @@ Several test files use these; keep this file small and additive.
 
 from __future__ import annotations
 
+import os
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from throne_lib import DEFAULT_RULES, CardDB, IllegalAction, Match, Rules, load_cards
 from throne_lib.games.throne.scenario import load_scenario
+
+LOG_ENVS = ("THRONE_LOGS", "CASTLE_LOGS", "PIN_LOGS")  # each game's logs folder (kit logs_dir)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def logs_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Match logs go to a folder of the test session, never the checkout's ``logs/``: a
+    page a test opens writes its match there by default (``THRONE_LOGS``, ``CASTLE_LOGS``,
+    ``PIN_LOGS``; the Voilà servers of the browser tests inherit them). A test's own
+    folder (``monkeypatch.setenv``) still wins. Before, a short Throne log a library test
+    left in ``logs/`` was the newest the replay page opened for the browser tests run after."""
+    folder = tmp_path_factory.mktemp("logs")
+    saved = {k: os.environ.get(k) for k in LOG_ENVS}
+    os.environ.update(dict.fromkeys(LOG_ENVS, str(folder)))
+    yield folder
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from throne_lib.games.pin.hexes import parse_cell
 from throne_lib.games.pin.ui.widget import HEIGHT, WIDTH, centre
@@ -95,5 +95,11 @@ def test_pin_match_by_mouse(voila_url, page: Page, artifacts_dir: Path) -> None:
     page.screenshot(path=str(artifacts_dir / "pin_result.png"))
     assert deployed > 0
     assert page.get_by_text("对局结束").count() >= 1
+    page.locator(".pin-replay-btn").click()  # the match just played, step by step
+    title = page.locator(".pin-replay .replay-title")
+    expect(title).to_contain_text("步 0/", timeout=60_000)
+    page.locator(".pin-replay .replay-last").click()
+    expect(title).to_contain_text("对局结束")
+    page.screenshot(path=str(artifacts_dir / "pin_result_replay.png"), full_page=True)
     errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
     assert errors.count() == 0

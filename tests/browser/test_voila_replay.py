@@ -61,7 +61,12 @@ CLICK_AT_ONCE = """
 
 @pytest.mark.parametrize(
     "notebook",
-    ["notebooks/replay.ipynb", "notebooks/castle_replay.ipynb", "notebooks/cities_replay.ipynb"],
+    [
+        "notebooks/replay.ipynb",
+        "notebooks/castle_replay.ipynb",
+        "notebooks/cities_replay.ipynb",
+        "notebooks/pin_replay.ipynb",
+    ],
 )
 def test_first_next_clicks_after_opening_are_not_lost(
     voila_url: Callable[[str], str], browser: Browser, notebook: str, artifacts_dir: Path

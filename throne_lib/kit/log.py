@@ -582,6 +582,19 @@ def _parse_note(data: dict[str, Any], path: str, line: int, after: int) -> LogNo
     )
 
 
+REPOSITORY_LOGS = Path(__file__).resolve().parents[2] / "logs"
+
+
+def logs_dir(env: str) -> Path:
+    """Where a game's play page writes its matches' logs and its replay page lists them:
+    the folder the environment variable ``env`` names (``THRONE_LOGS``, ``CASTLE_LOGS``
+    for 城堡之心 and 城池战, ``PIN_LOGS``), else the repository's ``logs/``."""
+    import os
+
+    value = os.environ.get(env)
+    return Path(value) if value else REPOSITORY_LOGS
+
+
 def log_files(folder: Path, game: str) -> list[Path]:
     """The logs of ``game`` in ``folder`` (``*.jsonl`` whose header names it; a header
     without ``game`` is Throne's), newest first (their names sort by time). A file whose

@@ -161,6 +161,13 @@ GAME = declare(
             "The 22-hex war game against the scripted AI, with the mouse.",
         ),
         Dashboard(
+            "pin_replay.ipynb",
+            "PIN 复盘",
+            "PIN replay",
+            "逐步回看 PIN 对局记录：甲方或乙方的视角，或全部公开。",
+            "Step through a PIN match log from either side's view, or with both hands shown.",
+        ),
+        Dashboard(
             "pin_cards.ipynb",
             "PIN 卡牌设计",
             "PIN card designer",

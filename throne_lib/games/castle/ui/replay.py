@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.table import H, draw_table
 from throne_lib.games.castle.ui.table import W as WIDTH
 from throne_lib.kit.log import (
+    REPOSITORY_LOGS,
     AgentInfo,
     LogError,
     LogFile,
@@ -44,11 +44,12 @@ from throne_lib.kit.log import (
     read_log,
     write_log,
 )
+from throne_lib.kit.log import logs_dir as kit_logs_dir
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
-LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
+LOG_DIR = REPOSITORY_LOGS
 ENV_LOGS = "CASTLE_LOGS"  # overrides the folder the replay page lists
 REVEAL = -1  # the view choice "全部公开"
 
@@ -352,9 +353,8 @@ class CastleReplay:
 
 
 def logs_dir() -> Path:
-    """The folder of castle logs: ``$CASTLE_LOGS`` or the repository's ``logs/``."""
-    env = os.environ.get(ENV_LOGS)
-    return Path(env) if env else LOG_DIR
+    """The folder of castle (and 城池战) logs: ``$CASTLE_LOGS`` or the repository's ``logs/``."""
+    return kit_logs_dir(ENV_LOGS)
 
 
 def demo_log(folder: Path, players: int = 5, seed: int = 3) -> Path | LogFile:

@@ -5,6 +5,7 @@ controller never decides legality and never reads the opponent's hidden cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,8 @@ class PinController:
         self.sel = Selection()
         self.log: list[str] = []  # the 战报 the human may see
         self.message = ""
+        # told of every action applied here (either seat's), after it: the page's log file
+        self.on_applied: Callable[[list[PinEvent]], None] | None = None
 
     # --- queries -----------------------------------------------------------------
     @property
@@ -180,6 +183,8 @@ class PinController:
         for e in events:
             if e.private is None or e.private == self.human:
                 self.log.append(e.text)
+        if self.on_applied is not None:
+            self.on_applied(events)
 
     def ai_step(self, agent: Any) -> list[PinEvent]:
         """One action of the agent playing the other seat."""

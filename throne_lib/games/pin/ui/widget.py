@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
@@ -26,6 +28,7 @@ from throne_lib.games.pin.rules import PIN_RULES
 from throne_lib.games.pin.ui.controller import PinController
 from throne_lib.games.pin.ui.inspect import PHASE_ZH, card_html, unit_html, unit_prompt
 from throne_lib.kit.live import problems_html
+from throne_lib.kit.log import AgentInfo, MatchRecorder
 from throne_lib.kit.tables import TableError
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
@@ -77,6 +80,93 @@ def slot_x(cx: float, slot: int) -> float:
 def centre(cell: int, viewer: int) -> tuple[float, float]:
     x, y = ui.hex_centre(cell, S, viewer)
     return x + MARGIN, y + MARGIN
+
+
+def draw_board(
+    c: Any,
+    match: PinMatch,
+    seat: int,
+    obs: dict[str, Any],
+    marks: dict[str, list[str]] | None = None,
+    selected: str = "",
+) -> None:
+    """The 22 hexes from ``seat``'s side with what ``obs`` (its observation) shows on
+    them; ``marks`` outline cells (legal targets: kind -> cell labels), ``selected`` is
+    the chosen unit's ref. The play board and the replay draw with it."""
+    marks = marks or {}
+    c.clear()
+    c.fill_style = "#f6f3ec"
+    c.fill_rect(0, 0, WIDTH, HEIGHT)
+    stacks = ui.cell_stacks(match, obs)
+    for cell in CELLS:
+        name = label(cell)
+        corners = [(x + MARGIN, y + MARGIN) for x, y in ui.hex_corners(cell, S, seat)]
+        c.fill_style = ui.cell_tint(cell)
+        c.global_alpha = 0.25
+        c.fill_polygon(corners)
+        c.global_alpha = 1.0
+        c.stroke_style = "#777"
+        c.line_width = 1
+        dashed = False
+        for kind, cells in marks.items():
+            if name in cells:
+                c.stroke_style, c.line_width = HIGHLIGHT[kind], 4
+                dashed = kind == "full"
+        if dashed:
+            c.set_line_dash([7, 5])
+        c.stroke_polygon(corners)
+        if dashed:
+            c.set_line_dash([])
+        cx, cy = centre(cell, seat)
+        c.fill_style = "#555"
+        c.font = "10px sans-serif"
+        c.text_align = "center"
+        c.fill_text(name, cx, cy - S * 0.66)
+        if dashed:
+            c.fill_style = HIGHLIGHT["full"]
+            c.font = "bold 10px sans-serif"
+            c.fill_text("满·将撤退", cx, cy + S * 0.74)
+        for slot, item in enumerate(stacks.get(name, [])):
+            _draw_item(c, match, obs, item, slot_x(cx, slot), cy + 2, selected)
+
+
+def _draw_item(
+    c: Any, match: PinMatch, obs: dict[str, Any], item: dict[str, Any], x: float, y: float,
+    selected: str,
+) -> None:  # fmt: skip
+    w, h = ITEM, ITEM
+    if "hq" in item:
+        badge = ui.hq_badge(obs, item["hq"], match.rules.hq_hp)
+        side = item["hq"]
+        c.fill_style = ui.SIDE_COLOURS[side]
+        c.fill_rect(x - w / 2, y - h / 2, w, h)
+        c.fill_style = "#fff"
+        c.font = "bold 11px sans-serif"
+        c.fill_text("总部", x, y - 8)
+        c.font = "10px sans-serif"
+        c.fill_text(str(badge["hp"]), x, y + 6)
+        c.fill_style = "#222"
+        c.fill_rect(x - w / 2 + 3, y + h / 2 - 8, w - 6, 5)
+        c.fill_style = "#3fbf5f"
+        c.fill_rect(x - w / 2 + 3, y + h / 2 - 8, (w - 6) * badge["bar"], 5)
+        return
+    side = item["side"]
+    c.fill_style = "#fffdf7" if item["ref"] != selected else "#fff2b3"
+    c.fill_rect(x - w / 2, y - h / 2, w, h)
+    c.stroke_style = ui.SIDE_COLOURS[side]
+    c.line_width = 2
+    c.stroke_rect(x - w / 2, y - h / 2, w, h)
+    c.fill_style = "#222"
+    for text, tx, ty, font in item_texts(item, x, y):
+        c.font = font
+        c.fill_text(text, tx, ty)
+    c.font = "9px sans-serif"
+    if item["actions"] is not None:  # badges on the box's lower corners
+        c.fill_style = "#2e9e4f"
+        c.fill_text(f"行{item['actions']}", x + w / 2 - 8, y + 15)
+    if item["markers"]:
+        c.fill_style = "#b0306a"
+        c.fill_text(item["markers"][0][:2], x - w / 2 + 10, y + 15)
 
 
 class PinBoard(W.VBox):
@@ -322,80 +412,7 @@ class PinBoard(W.VBox):
         return f"已选择 {name}：现在不能使用" + ("（指挥点不足）" if card["dimmed"] else "")
 
     def _draw_board(self, obs: dict[str, Any], marks: dict[str, list[str]]) -> None:
-        c, seat = self.canvas, self.human
-        c.clear()
-        c.fill_style = "#f6f3ec"
-        c.fill_rect(0, 0, WIDTH, HEIGHT)
-        stacks = ui.cell_stacks(self.match, obs)
-        for cell in CELLS:
-            name = label(cell)
-            corners = [(x + MARGIN, y + MARGIN) for x, y in ui.hex_corners(cell, S, seat)]
-            c.fill_style = ui.cell_tint(cell)
-            c.global_alpha = 0.25
-            c.fill_polygon(corners)
-            c.global_alpha = 1.0
-            c.stroke_style = "#777"
-            c.line_width = 1
-            dashed = False
-            for kind, cells in marks.items():
-                if name in cells:
-                    c.stroke_style, c.line_width = HIGHLIGHT[kind], 4
-                    dashed = kind == "full"
-            if dashed:
-                c.set_line_dash([7, 5])
-            c.stroke_polygon(corners)
-            if dashed:
-                c.set_line_dash([])
-            cx, cy = centre(cell, seat)
-            c.fill_style = "#555"
-            c.font = "10px sans-serif"
-            c.text_align = "center"
-            c.fill_text(name, cx, cy - S * 0.66)
-            if dashed:
-                c.fill_style = HIGHLIGHT["full"]
-                c.font = "bold 10px sans-serif"
-                c.fill_text("满·将撤退", cx, cy + S * 0.74)
-            for slot, item in enumerate(stacks.get(name, [])):
-                self._draw_item(item, slot_x(cx, slot), cy + 2)
-
-    def _draw_item(self, item: dict[str, Any], x: float, y: float) -> None:
-        c = self.canvas
-        w, h = ITEM, ITEM
-        if "hq" in item:
-            badge = ui.hq_badge(
-                self.match.observation(self.human), item["hq"], self.match.rules.hq_hp
-            )
-            side = item["hq"]
-            c.fill_style = ui.SIDE_COLOURS[side]
-            c.fill_rect(x - w / 2, y - h / 2, w, h)
-            c.fill_style = "#fff"
-            c.font = "bold 11px sans-serif"
-            c.fill_text("总部", x, y - 8)
-            c.font = "10px sans-serif"
-            c.fill_text(str(badge["hp"]), x, y + 6)
-            c.fill_style = "#222"
-            c.fill_rect(x - w / 2 + 3, y + h / 2 - 8, w - 6, 5)
-            c.fill_style = "#3fbf5f"
-            c.fill_rect(x - w / 2 + 3, y + h / 2 - 8, (w - 6) * badge["bar"], 5)
-            return
-        side = item["side"]
-        selected = item["ref"] == self.ctrl.sel.unit
-        c.fill_style = "#fffdf7" if not selected else "#fff2b3"
-        c.fill_rect(x - w / 2, y - h / 2, w, h)
-        c.stroke_style = ui.SIDE_COLOURS[side]
-        c.line_width = 2
-        c.stroke_rect(x - w / 2, y - h / 2, w, h)
-        c.fill_style = "#222"
-        for text, tx, ty, font in item_texts(item, x, y):
-            c.font = font
-            c.fill_text(text, tx, ty)
-        c.font = "9px sans-serif"
-        if item["actions"] is not None:  # badges on the box's lower corners
-            c.fill_style = "#2e9e4f"
-            c.fill_text(f"行{item['actions']}", x + w / 2 - 8, y + 15)
-        if item["markers"]:
-            c.fill_style = "#b0306a"
-            c.fill_text(item["markers"][0][:2], x - w / 2 + 10, y + 15)
+        draw_board(self.canvas, self.match, self.human, obs, marks, self.ctrl.sel.unit)
 
     def _draw_prompt(self) -> None:
         buttons = []
@@ -444,9 +461,15 @@ class PinApp:
     while the last valid table stays in force. Without one, each match reads the file;
     a broken table is listed the same way instead of starting nothing in silence."""
 
-    def __init__(self, ai_mode: str = "async", watcher: PinTableWatcher | None = None) -> None:
+    def __init__(
+        self, ai_mode: str = "async", watcher: PinTableWatcher | None = None,
+        log_dir: str | Path | None = None,
+    ) -> None:  # fmt: skip
         self.ai_mode = ai_mode
         self.watcher = watcher
+        self.log_dir = Path(log_dir) if log_dir is not None else None
+        self.recorder: MatchRecorder | None = None
+        self.log_path: Path | None = None
         self.quick = W.Checkbox(value=False, description="快速对局（3轮）")
         self.seed = W.BoundedIntText(value=3, min=0, max=10**6, description="种子")
         self.seed.add_class("pin-seed")
@@ -486,10 +509,54 @@ class PinApp:
         assert isinstance(match, PinMatch)
         tempo = "fast" if self.quick.value else "standard"
         self.tables.started()
+        if self.recorder is not None:
+            self.recorder.close()
+        self.recorder, self.log_path = None, None
         self.board = PinBoard(match, 0, self.ai_mode, tempo, self.opponents)
+        self.board.ctrl.on_applied = self._log_action
+        review = W.Button(description="复盘", icon="history", layout=W.Layout(width="auto"))
+        review.add_class("pin-replay-btn")
+        review.on_click(lambda _b: self.open_replay())
+        self.board.result_box.buttons.children = (*self.board.result_box.buttons.children, review)
+        self.replay: Any = None
         self.holder.children = [self.board]
 
+    def open_replay(self) -> None:
+        """After the end: the replay viewer on this match below the board, from 甲's view
+        (its 视角 menu offers 乙 and 全部公开)."""
+        if self.board is None or not self.board.match.is_over:
+            return
+        from throne_lib.games.pin.ui.replay import PinReplay, match_log
 
-def pin_app(ai_mode: str = "async", watcher: PinTableWatcher | None = None) -> W.VBox:
+        self.replay = PinReplay(match_log(self.board.match), seat=self.board.human)
+        self.holder.children = [self.board, self.replay.widget]
+
+    def _log_action(self, events: list[Any]) -> None:
+        """With ``log_dir``: the match's log, opened at its first action (a page opened
+        and left writes nothing), one flushed line per action; a folder that cannot be
+        written leaves the match unrecorded, never stopped."""
+        if self.log_dir is None or self.board is None:
+            return
+        match = self.board.match
+        if self.recorder is None:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+            path = self.log_dir / f"pin-{stamp}-seed{match.seed}.jsonl"
+            agents = [AgentInfo("human", match.seed), AgentInfo(self.opponents.name, 7)]
+            try:
+                self.log_dir.mkdir(parents=True, exist_ok=True)
+                self.recorder = MatchRecorder(match, path, agents)  # writes what was played
+            except OSError:
+                self.log_dir = None
+                return
+            self.log_path = path
+            return
+        self.recorder.record(match.history[-1], events)
+
+
+def pin_app(
+    ai_mode: str = "async",
+    watcher: PinTableWatcher | None = None,
+    log_dir: str | Path | None = None,
+) -> W.VBox:
     """The dashboard widget (``notebooks/pin.ipynb``): :class:`PinApp`."""
-    return PinApp(ai_mode, watcher).widget
+    return PinApp(ai_mode, watcher, log_dir).widget

@@ -24,13 +24,13 @@ from throne_lib.games.throne.ui.controller import View
 from throne_lib.games.throne.ui.layout import Layout
 from throne_lib.games.throne.ui.render import board_ops, overlay_ops, units_ops
 from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
-from throne_lib.kit.log import LogError, LogFile, iter_replay, read_log
+from throne_lib.kit.log import LogError, LogFile, iter_replay, logs_dir, read_log
 from throne_lib.kit.log import log_files as game_log_files
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
 from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
-LOG_DIR = Path(__file__).resolve().parents[4] / "logs"
+ENV_LOGS = "THRONE_LOGS"  # the folder the play page writes and this page lists (else logs/)
 
 
 @dataclass(frozen=True)
@@ -214,17 +214,18 @@ def show_replay(log: LogFile | str | Path, charts: bool = True) -> ReplayWidget:
     return ReplayWidget(log, charts=charts)
 
 
-def log_files(folder: Path = LOG_DIR) -> list[Path]:
+def log_files(folder: Path | None = None) -> list[Path]:
     """The Throne logs in ``folder``, newest first: the other games' logs share the
     folder (the castle replay page writes its demo match there) and open on their own
     replay pages."""
-    return game_log_files(folder, "throne")
+    return game_log_files(folder if folder is not None else logs_dir(ENV_LOGS), "throne")
 
 
 class LogBrowser(W.VBox):
     """Pick a log from the folder and review it (``notebooks/replay.ipynb``)."""
 
-    def __init__(self, folder: Path = LOG_DIR, extra: list[Path] | None = None) -> None:
+    def __init__(self, folder: Path | None = None, extra: list[Path] | None = None) -> None:
+        folder = folder if folder is not None else logs_dir(ENV_LOGS)
         self.folder = folder
         files = [*log_files(folder), *(extra or [])]
         self.picker = W.Dropdown(

@@ -44,6 +44,7 @@ from throne_lib.games.throne.ui.text import (
     result_text,
 )
 from throne_lib.kit.agents import Agent
+from throne_lib.kit.log import logs_dir
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
 from throne_lib.kit.ui.inspector import InspectorPanel
@@ -51,6 +52,7 @@ from throne_lib.kit.ui.opponents import agent_thinking
 from throne_lib.kit.ui.shell import LogPanel, ResultPanel, StatusLine, TopBar, frame
 
 ROOT = Path(__file__).resolve().parents[4]
+ENV_LOGS = "THRONE_LOGS"  # the folder match logs are written to (else the repository's logs/)
 TEMPO_MS = {"standard": (120, 150), "fast": (50, 70)}  # R-AI-3
 STEP = "step"  # 逐步: the AI waits for 「下一步」 before each action
 DRAG_START_PX = 6  # a press that moves further than this is a drag, not a click
@@ -98,7 +100,7 @@ class MatchWidget(W.VBox):
         self.ctrl.on_events = self._on_events
         self.flash: tuple[int, ...] = ()
         self.ready = False  # the browser canvas is ready: drawing before is lost
-        self.log_dir = log_dir if log_dir is not None else ROOT / "logs"
+        self.log_dir = log_dir if log_dir is not None else logs_dir(ENV_LOGS)
         self.saved_log: Path | None = None
         self._log_path: Path | None = None
         self.log_error = ""
