@@ -58,7 +58,8 @@ def test_cities_page_builds_ismcts_for_cities() -> None:
 
 
 def test_pin_board_plays_ismcts_and_says_it_thinks() -> None:
-    from throne_lib.games.pin.ui.widget import PinBoard, pin_app
+    from throne_lib.games.pin.ui.app import pin_app
+    from throne_lib.games.pin.ui.widget import PinBoard
     from throne_lib.kit import registry
 
     assert any(isinstance(c, OpponentPicker) for c in pin_app(ai_mode="manual").children)

@@ -69,7 +69,7 @@ def _castle(w: dict[str, TableWatcher]) -> Page:
 
 
 def _pin(w: dict[str, TableWatcher]) -> Page:
-    from throne_lib.games.pin.ui.widget import PinApp
+    from throne_lib.games.pin.ui.app import PinApp
 
     app = PinApp(ai_mode="manual", watcher=w["cards-pin.csv"])
     app.begin()
@@ -238,7 +238,7 @@ def test_pin_page_without_a_watcher_says_why_no_match_starts(
     """Each 开始对局 reads ``cards-pin.csv`` as it is: a broken row is listed on the page
     (before, the click did nothing and the error went to the kernel's log)."""
     import throne_lib.games.pin.cards as pin_cards
-    from throne_lib.games.pin.ui.widget import PinApp
+    from throne_lib.games.pin.ui.app import PinApp
 
     path = tmp_path / "cards-pin.csv"
     column, when = COLUMNS["cards-pin.csv"]

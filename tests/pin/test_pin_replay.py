@@ -19,8 +19,8 @@ import pytest
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES
+from throne_lib.games.pin.ui.app import PinApp
 from throne_lib.games.pin.ui.replay import REVEAL, PinLogBrowser, PinReplay, demo_log
-from throne_lib.games.pin.ui.widget import PinApp
 from throne_lib.kit.log import LogError, log_files, read_log, replay, write_log
 
 

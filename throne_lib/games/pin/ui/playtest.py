@@ -21,8 +21,9 @@ import ipywidgets as W
 from throne_lib.games.pin.actions import PinAction, PinEvent
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.state import parse_ref
+from throne_lib.games.pin.ui.app import pin_app
 from throne_lib.games.pin.ui.controller import PinController, Selection
-from throne_lib.games.pin.ui.widget import PinBoard, pin_app
+from throne_lib.games.pin.ui.widget import PinBoard
 from throne_lib.kit.playtest.page import PlaytestPage, seat_page
 from throne_lib.kit.playtest.session import EventsBoard, MatchOf
 from throne_lib.kit.playtest.store import PlaytestStore
