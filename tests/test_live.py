@@ -188,6 +188,24 @@ def test_the_polling_task_reloads_within_its_interval(table: Path) -> None:
     assert asyncio.run(scenario()) == (9, 1)
 
 
+def test_follow_reads_an_edit_made_while_the_kernel_waited_then_polls(table: Path) -> None:
+    """``kit.live.follow``, as a preheated page calls it when its visitor comes: the table
+    edited while the kernel waited is read at once (no settling), then every watcher
+    polls on the loop."""
+    from throne_lib.kit.live import follow
+
+    async def scenario() -> tuple[int, bool, int]:
+        w = CardTableWatcher(table, interval=0.01, settle=60)  # the poll alone would wait
+        write_atomic(table, edit(table, "militia", hp="7"))
+        follow(w)
+        hp_at_once, running = w.db["militia"].hp, w.running
+        w.stop()
+        await asyncio.sleep(0)
+        return hp_at_once, running, w.reloads
+
+    assert asyncio.run(scenario()) == (7, True, 1)
+
+
 # --- hot swap in a running match ------------------------------------------------------------
 
 
