@@ -290,3 +290,34 @@ def voila_server() -> Iterator[Callable[..., _VoilaServer]]:
     for server in started:
         if server.proc.poll() is None:
             server.stop()
+
+
+@pytest.fixture
+def open_notebook(
+    voila_server: Callable[..., _VoilaServer], page: Page, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[..., _VoilaServer]]:
+    """Serve one notebook with its own settings and open it in ``page``:
+    ``server = open_notebook("notebooks/pin.ipynb", env={"PIN_CARDS": str(copy)})``.
+
+    ``env`` is set for the server (a temporary table or logs folder, so the repository's
+    files are never touched); ``viewport`` is the page's size. The server stops when the
+    test ends, whatever its outcome."""
+    started: list[_VoilaServer] = []
+
+    def start(
+        notebook: str, env: dict[str, str] | None = None, viewport: tuple[int, int] = (1300, 1100)
+    ) -> _VoilaServer:
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        server = voila_server(notebook)
+        started.append(server)
+        server.wait_ready()
+        page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        page.goto(server.url)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()

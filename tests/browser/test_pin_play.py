@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from page_checks import assert_no_error_output
 from playwright.sync_api import Page, expect
 
 from throne_lib.games.pin.hexes import parse_cell
@@ -101,5 +102,4 @@ def test_pin_match_by_mouse(voila_url, page: Page, artifacts_dir: Path) -> None:
     page.locator(".pin-replay .replay-last").click()
     expect(title).to_contain_text("对局结束")
     page.screenshot(path=str(artifacts_dir / "pin_result_replay.png"), full_page=True)
-    errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-    assert errors.count() == 0
+    assert_no_error_output(page)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from page_checks import ERROR_OUTPUT as ERRORS
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -28,10 +29,6 @@ pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 90_000
 STEP_TIMEOUT_MS = 20_000
-ERRORS = (
-    '[data-mime-type="application/vnd.jupyter.stderr"], '
-    '[data-mime-type="application/vnd.jupyter.error"]'
-)
 DB = load_cards()
 BARRACKS = ("b2", "d2", "f2")  # where the test founds its three barracks
 STATE = "const e = document.querySelector('.tp-state'); const s = e ? {...e.dataset, text: e.textContent} : null;"

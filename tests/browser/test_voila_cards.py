@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from page_checks import ERROR_OUTPUT as ERROR_OUTPUTS
 from playwright.sync_api import Page, expect
 
 from throne_lib.games.throne.cards import DEFAULT_PATH
@@ -23,10 +24,6 @@ pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 90_000  # the first request starts a kernel and runs every cell
 SAVE_TIMEOUT_S = 30.0  # an upper bound to wait for the file, not a timed assertion
-ERROR_OUTPUTS = (
-    '[data-mime-type="application/vnd.jupyter.stderr"], '
-    '[data-mime-type="application/vnd.jupyter.error"]'
-)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from page_checks import assert_no_error_output
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -17,39 +18,34 @@ RENDER_TIMEOUT_MS = 120_000
 
 
 def test_cities_replay_page_steps_and_switches_view(
-    voila_server: Any,
+    open_notebook: Any,
     page: Page,
     artifacts_dir: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("CASTLE_LOGS", str(tmp_path / "logs"))
-    server = voila_server("notebooks/cities_replay.ipynb")
-    try:
-        server.wait_ready()
-        page.set_viewport_size({"width": 1300, "height": 1100})
-        page.goto(server.url)
-        title = page.locator(".replay-title")
-        expect(title).to_contain_text("cities-demo-seed3.jsonl", timeout=RENDER_TIMEOUT_MS)
-        expect(title).to_contain_text("步 0/")
-        for _ in range(3):
-            page.locator(".replay-forward").click()
-        expect(title).to_contain_text("步 3/")
-        page.locator(".replay-turn select").select_option(index=3)
-        expect(title).to_contain_text("0号座位的视角")
-        hands = page.locator(".replay-hands")
-        expect(hands.locator(".replay-hand")).to_have_count(1)  # only seat 0's own hand
-        expect(hands).to_contain_text("队伍")
-        page.wait_for_timeout(500)  # let the canvas paint
-        page.screenshot(path=str(artifacts_dir / "cities_replay_seat0.png"), full_page=True)
-        page.locator(".replay-seat select").select_option(label="全部公开（复盘者视角）")
-        expect(title).to_contain_text("全部公开")
-        expect(hands.locator(".replay-hand")).to_have_count(4)
-        page.locator(".replay-last").click()
-        expect(title).to_contain_text("游戏结束")
-        page.wait_for_timeout(500)
-        page.screenshot(path=str(artifacts_dir / "cities_replay_reveal.png"), full_page=True)
-        errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-        assert errors.count() == 0
-    finally:
-        server.stop()
+    open_notebook(
+        "notebooks/cities_replay.ipynb",
+        env={"CASTLE_LOGS": str(tmp_path / "logs")},
+        viewport=(1300, 1100),
+    )
+    title = page.locator(".replay-title")
+    expect(title).to_contain_text("cities-demo-seed3.jsonl", timeout=RENDER_TIMEOUT_MS)
+    expect(title).to_contain_text("步 0/")
+    for _ in range(3):
+        page.locator(".replay-forward").click()
+    expect(title).to_contain_text("步 3/")
+    page.locator(".replay-turn select").select_option(index=3)
+    expect(title).to_contain_text("0号座位的视角")
+    hands = page.locator(".replay-hands")
+    expect(hands.locator(".replay-hand")).to_have_count(1)  # only seat 0's own hand
+    expect(hands).to_contain_text("队伍")
+    page.wait_for_timeout(500)  # let the canvas paint
+    page.screenshot(path=str(artifacts_dir / "cities_replay_seat0.png"), full_page=True)
+    page.locator(".replay-seat select").select_option(label="全部公开（复盘者视角）")
+    expect(title).to_contain_text("全部公开")
+    expect(hands.locator(".replay-hand")).to_have_count(4)
+    page.locator(".replay-last").click()
+    expect(title).to_contain_text("游戏结束")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(artifacts_dir / "cities_replay_reveal.png"), full_page=True)
+    assert_no_error_output(page)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from page_checks import assert_no_error_output
 from playwright.sync_api import Page, expect
 
 from tests.kit.test_live_pages import COLUMNS, ROOT, _edit
@@ -29,76 +30,64 @@ def _copy(tmp_path: Path, name: str) -> tuple[Path, str]:
 
 
 def test_pin_page_follows_its_card_table(
-    voila_server: Any,
+    open_notebook: Any,
     page: Page,
     artifacts_dir: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     table, text = _copy(tmp_path, "cards-pin.csv")
-    monkeypatch.setenv("PIN_CARDS", str(table))
     column, when = COLUMNS["cards-pin.csv"]
     broken, line = _edit(text, column, when, "x")
-    server = voila_server("notebooks/pin.ipynb")
-    try:
-        server.wait_ready()
-        page.set_viewport_size({"width": 1300, "height": 1000})
-        page.goto(server.url)
-        start = page.locator(".pin-start")
-        start.wait_for(timeout=RENDER_TIMEOUT_MS)
-        panel = page.locator(".pin-table-panel")
-        table.write_text(broken, encoding="utf-8")
-        expect(panel).to_contain_text(f"cards-pin.csv:{line}:{column}", timeout=30_000)
-        expect(panel).to_contain_text("仍使用上一个有效版本")
-        start.click()  # the last valid table: the match starts
-        expect(page.locator(".pin-canvas")).to_be_visible(timeout=60_000)
-        page.screenshot(path=str(artifacts_dir / "pin_live_error.png"))
-        table.write_text(_edit(text, column, when, "{n}")[0], encoding="utf-8")
-        expect(panel).to_contain_text("已重新载入", timeout=30_000)
-        expect(panel).to_contain_text("当前对局继续使用开局时的卡牌表")
-        expect(panel).not_to_contain_text("有错误")
-        page.screenshot(path=str(artifacts_dir / "pin_live_fixed.png"))
-        errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-        assert errors.count() == 0
-    finally:
-        server.stop()
+    open_notebook("notebooks/pin.ipynb", env={"PIN_CARDS": str(table)}, viewport=(1300, 1000))
+    start = page.locator(".pin-start")
+    start.wait_for(timeout=RENDER_TIMEOUT_MS)
+    panel = page.locator(".pin-table-panel")
+    table.write_text(broken, encoding="utf-8")
+    expect(panel).to_contain_text(f"cards-pin.csv:{line}:{column}", timeout=30_000)
+    expect(panel).to_contain_text("仍使用上一个有效版本")
+    start.click()  # the last valid table: the match starts
+    expect(page.locator(".pin-canvas")).to_be_visible(timeout=60_000)
+    page.screenshot(path=str(artifacts_dir / "pin_live_error.png"))
+    table.write_text(_edit(text, column, when, "{n}")[0], encoding="utf-8")
+    expect(panel).to_contain_text("已重新载入", timeout=30_000)
+    expect(panel).to_contain_text("当前对局继续使用开局时的卡牌表")
+    expect(panel).not_to_contain_text("有错误")
+    page.screenshot(path=str(artifacts_dir / "pin_live_fixed.png"))
+    assert_no_error_output(page)
 
 
 def test_cities_page_follows_both_its_tables(
-    voila_server: Any,
+    open_notebook: Any,
     page: Page,
     artifacts_dir: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cities, cities_text = _copy(tmp_path, "cities.csv")
     cards, cards_text = _copy(tmp_path, "cards-castle.csv")
-    monkeypatch.setenv("CITIES_TABLE", str(cities))
-    monkeypatch.setenv("CASTLE_CARDS", str(cards))
-    monkeypatch.setenv("CASTLE_LOGS", str(tmp_path / "logs"))
-    server = voila_server("notebooks/cities.ipynb")
-    try:
-        server.wait_ready()
-        page.set_viewport_size({"width": 1300, "height": 1000})
-        page.goto(server.url)
-        status = page.locator(".castle-status")
-        expect(status).to_contain_text("城池", timeout=RENDER_TIMEOUT_MS)
-        panel = page.locator(".castle-table-panel")
-        col_cities, when_cities = COLUMNS["cities.csv"]
-        broken, line = _edit(cities_text, col_cities, when_cities, "x")
-        cities.write_text(broken, encoding="utf-8")
-        col_cards, when_cards = COLUMNS["cards-castle.csv"]
-        broken_cards, line_cards = _edit(cards_text, col_cards, when_cards, "x")
-        cards.write_text(broken_cards, encoding="utf-8")
-        expect(panel).to_contain_text(f"cities.csv:{line}:{col_cities}", timeout=30_000)
-        expect(panel).to_contain_text(f"cards-castle.csv:{line_cards}:{col_cards}", timeout=30_000)
-        expect(status).to_contain_text("城池")  # the match is still there
-        page.screenshot(path=str(artifacts_dir / "cities_live_error.png"))
-        cities.write_text(_edit(cities_text, col_cities, when_cities, "{n}")[0], encoding="utf-8")
-        expect(panel).to_contain_text("cities.csv 已重新载入", timeout=30_000)
-        expect(panel).to_contain_text("cards-castle.csv 有错误")  # still broken: still listed
-        page.screenshot(path=str(artifacts_dir / "cities_live_fixed.png"))
-        errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-        assert errors.count() == 0
-    finally:
-        server.stop()
+    open_notebook(
+        "notebooks/cities.ipynb",
+        env={
+            "CITIES_TABLE": str(cities),
+            "CASTLE_CARDS": str(cards),
+            "CASTLE_LOGS": str(tmp_path / "logs"),
+        },
+        viewport=(1300, 1000),
+    )
+    status = page.locator(".castle-status")
+    expect(status).to_contain_text("城池", timeout=RENDER_TIMEOUT_MS)
+    panel = page.locator(".castle-table-panel")
+    col_cities, when_cities = COLUMNS["cities.csv"]
+    broken, line = _edit(cities_text, col_cities, when_cities, "x")
+    cities.write_text(broken, encoding="utf-8")
+    col_cards, when_cards = COLUMNS["cards-castle.csv"]
+    broken_cards, line_cards = _edit(cards_text, col_cards, when_cards, "x")
+    cards.write_text(broken_cards, encoding="utf-8")
+    expect(panel).to_contain_text(f"cities.csv:{line}:{col_cities}", timeout=30_000)
+    expect(panel).to_contain_text(f"cards-castle.csv:{line_cards}:{col_cards}", timeout=30_000)
+    expect(status).to_contain_text("城池")  # the match is still there
+    page.screenshot(path=str(artifacts_dir / "cities_live_error.png"))
+    cities.write_text(_edit(cities_text, col_cities, when_cities, "{n}")[0], encoding="utf-8")
+    expect(panel).to_contain_text("cities.csv 已重新载入", timeout=30_000)
+    expect(panel).to_contain_text("cards-castle.csv 有错误")  # still broken: still listed
+    page.screenshot(path=str(artifacts_dir / "cities_live_fixed.png"))
+    assert_no_error_output(page)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from page_checks import assert_no_error_output
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -39,8 +40,7 @@ def test_replay_dashboard_steps_through_the_golden_log(
     expect(page.locator("img").first).to_be_visible()  # the charts
     page.wait_for_timeout(500)  # let the canvas paint
     page.screenshot(path=str(artifacts_dir / "replay_round5.png"), full_page=True)
-    errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-    assert errors.count() == 0
+    assert_no_error_output(page)
 
 
 EARLY_CLICKS = 6
@@ -93,6 +93,5 @@ def test_first_next_clicks_after_opening_are_not_lost(
         expect(page.get_by_text(f"步 {EARLY_CLICKS}/")).to_be_visible()
         name = Path(notebook).stem
         page.screenshot(path=str(artifacts_dir / f"{name}_early_clicks_{mode}.png"))
-        errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-        assert errors.count() == 0
+        assert_no_error_output(page)
         page.close()

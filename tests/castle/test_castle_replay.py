@@ -23,10 +23,9 @@ from throne_lib.games.castle.ui.replay import (
     REVEAL,
     CastleLogBrowser,
     CastleReplay,
-    castle_log_files,
     match_log,
 )
-from throne_lib.kit.log import LogError, write_log
+from throne_lib.kit.log import LogError, log_files, write_log
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +156,7 @@ def test_bad_logs_are_reported_not_shown(log_path: Path, tmp_path: Path) -> None
         CastleReplay(bad)
     assert err.value.line == 6 and "state hash mismatch" in str(err.value)
     browser = CastleLogBrowser(folder=tmp_path)
-    assert castle_log_files(tmp_path) == [bad]
+    assert log_files(tmp_path, "castle") == [bad]
     assert "无法打开对局记录" in browser.error.value and "castle-bad.jsonl:6" in browser.error.value
     assert browser.replay is None
     browser.open_log(str(log_path))
@@ -167,7 +166,7 @@ def test_bad_logs_are_reported_not_shown(log_path: Path, tmp_path: Path) -> None
         json.dumps({"format": "throne-log", "version": 1, "game": "throne"}) + "\n",
         encoding="utf-8",
     )
-    assert castle_log_files(tmp_path) == [bad]
+    assert log_files(tmp_path, "castle") == [bad]
 
 
 def test_dashboard_replay_after_the_end(tmp_path: Path) -> None:
@@ -182,7 +181,7 @@ def test_dashboard_replay_after_the_end(tmp_path: Path) -> None:
     assert app.replay is not None and app.replay.seat == app.human
     assert app.replay.steps[-1].match.hash() == app.match.hash()
     assert app.replay_box.children == (app.replay.widget,)
-    assert app.log_path is not None and castle_log_files(tmp_path) == [app.log_path]
+    assert app.log_path is not None and log_files(tmp_path, "castle") == [app.log_path]
     r = CastleReplay(app.log_path)
     assert r.steps[-1].match.hash() == app.match.hash()
     assert match_log(app.match).records[-1].hash == app.match.hash()
@@ -191,9 +190,9 @@ def test_dashboard_replay_after_the_end(tmp_path: Path) -> None:
 def test_browser_shows_a_demo_match_when_the_folder_has_no_castle_log(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     empty = CastleLogBrowser(folder=folder)
-    assert empty.replay is None and "还没有城堡之心的对局记录" in empty.error.value
+    assert empty.replay is None and "还没有「城堡之心」的对局记录" in empty.error.value
     browser = CastleLogBrowser(folder=folder, demo=True)
-    assert castle_log_files(folder) == [folder / "castle-demo-seed3.jsonl"]
+    assert log_files(folder, "castle") == [folder / "castle-demo-seed3.jsonl"]
     assert browser.replay is not None and browser.replay.steps[-1].match.is_over
     assert browser.picker.value == str(folder / "castle-demo-seed3.jsonl")
 

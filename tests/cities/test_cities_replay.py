@@ -93,7 +93,7 @@ def test_each_page_lists_its_own_games_logs(
 def test_an_empty_folder_shows_a_demo_match(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     empty = CitiesLogBrowser(folder=folder)
-    assert empty.replay is None and "还没有城池战的对局记录" in empty.error.value
+    assert empty.replay is None and "还没有「城池战」的对局记录" in empty.error.value
     browser = CitiesLogBrowser(folder=folder, demo=True)
     assert browser.replay is not None and browser.replay.steps[-1].match.is_over
     assert browser.picker.value == str(folder / "cities-demo-seed3.jsonl")

@@ -137,7 +137,7 @@ def test_the_browser_lists_pin_logs_and_reports_a_bad_one(demo: Path, tmp_path: 
 def test_an_empty_folder_shows_a_demo_match(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     empty = PinLogBrowser(folder=folder)
-    assert empty.replay is None and "还没有 PIN 的对局记录" in empty.error.value
+    assert empty.replay is None and "还没有「PIN 架空战争」的对局记录" in empty.error.value
     browser = PinLogBrowser(folder=folder, demo=True)
     assert browser.replay is not None and browser.replay.steps[-1].match.is_over
     assert browser.picker.value == str(folder / "pin-demo-seed3.jsonl")

@@ -606,7 +606,11 @@ def log_files(folder: Path, game: str) -> list[Path]:
                 head = json.loads(f.readline() or "{}")
         except (OSError, ValueError):
             continue
-        if isinstance(head, dict) and head.get("game", LEGACY_GAME) == game:
+        if (
+            isinstance(head, dict)
+            and head.get("format") == FORMAT
+            and head.get("game", LEGACY_GAME) == game
+        ):
             out.append(p)
     return out
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,12 +32,10 @@ from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.table import H, draw_table
 from throne_lib.games.castle.ui.table import W as WIDTH
 from throne_lib.kit.log import (
-    REPOSITORY_LOGS,
     AgentInfo,
     LogError,
     LogFile,
     iter_replay,
-    log_files,
     log_lines,
     parse_log,
     read_log,
@@ -46,10 +43,10 @@ from throne_lib.kit.log import (
 )
 from throne_lib.kit.log import logs_dir as kit_logs_dir
 from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.log_browser import LogBrowser
 from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
-LOG_DIR = REPOSITORY_LOGS
 ENV_LOGS = "CASTLE_LOGS"  # overrides the folder the replay page lists
 REVEAL = -1  # the view choice "全部公开"
 
@@ -373,83 +370,19 @@ def demo_log(folder: Path, players: int = 5, seed: int = 3) -> Path | LogFile:
     return path
 
 
-def castle_log_files(folder: Path = LOG_DIR) -> list[Path]:
-    """The castle logs in ``folder`` (header ``"game": "castle"``), newest first."""
-    return log_files(folder, "castle")
-
-
-class CastleLogBrowser:
-    """Pick a castle log and review it (``notebooks/castle_replay.ipynb``); a bad log
-    shows its ``FILE:LINE`` error, never a traceback. 城池战's page sets ``game``,
-    ``replay_class`` and :meth:`demo_log`."""
+class CastleLogBrowser(LogBrowser):
+    """Pick a castle log and review it (``notebooks/castle_replay.ipynb``); 城池战's page
+    sets ``game``, ``replay_class`` and :meth:`demo_log`."""
 
     game = "castle"
+    env_logs = ENV_LOGS
     replay_class: type[CastleReplay] = CastleReplay
+
+    def make_replay(self, log: LogFile | str) -> CastleReplay:
+        return self.replay_class(log)
 
     def demo_log(self, folder: Path) -> Path | LogFile:
         return demo_log(folder)
-
-    def __init__(
-        self, folder: Path | None = None, extra: Sequence[Path] = (), demo: bool = False
-    ) -> None:
-        """``demo``: with no castle log in ``folder``, play one scripted match to show."""
-        folder = folder if folder is not None else logs_dir()
-        self.folder = folder
-        files = [*log_files(folder, self.game), *extra]
-        in_memory: LogFile | None = None
-        if not files and demo:
-            made = self.demo_log(folder)
-            if isinstance(made, LogFile):
-                in_memory = made
-            else:
-                files = [made]
-        self.picker = W.Dropdown(
-            options=[(p.name, str(p)) for p in files], description="对局记录",
-            layout=W.Layout(width="520px"),
-        )  # fmt: skip
-        self.path_box = W.Text(placeholder="或输入记录文件路径", layout=W.Layout(width="360px"))
-        open_button = W.Button(description="打开", button_style="primary")
-        open_button.on_click(
-            lambda _: self.open_log(self.path_box.value.strip() or str(self.picker.value))
-        )
-        open_button.add_class("replay-open")
-        self.error = W.HTML()
-        self.error.add_class("replay-error")
-        self.holder = W.VBox()
-        self.replay: CastleReplay | None = None
-        self._path = ""
-        self.widget = W.VBox(
-            [W.HBox([self.picker, self.path_box, open_button]), self.error, self.holder]
-        )
-        if files:
-            self.open_log(str(files[0]))
-        elif in_memory is not None:
-            self.replay = self.replay_class(in_memory)
-            self.holder.children = [self.replay.widget]
-        else:
-            g = self.game
-            self.error.value = (
-                f"<i>{html.escape(str(folder))} 里还没有{GAME_ZH[g]}的对局记录：先在对战页打一局，"
-                f"或运行 <code>throne play --game {g} --log logs/{g}.jsonl</code>。</i>"
-            )
-
-    def open_log(self, path: str) -> None:
-        """Open a log (a bad one shows its error). The same log opened again keeps its
-        step, and clicks on the old view while it loads move the new one."""
-        old, old_path = self.replay, self._path
-        try:
-            replay = self.replay_class(path)
-        except LogError as exc:
-            self.error.value = (
-                f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
-            )
-            return
-        self.error.value = ""
-        if old is not None and old_path == path:
-            replay.controls.go(old.controls.value)
-            old.controls.hand_over(replay.controls)
-        self.replay, self._path = replay, path
-        self.holder.children = [self.replay.widget]
 
 
 def castle_replay(log: LogFile | str | Path, **kwargs: Any) -> W.VBox:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,6 @@ from throne_lib.kit.log import (
     LogError,
     LogFile,
     iter_replay,
-    log_files,
     log_lines,
     parse_log,
     read_log,
@@ -45,6 +43,7 @@ from throne_lib.kit.log import (
 )
 from throne_lib.kit.log import logs_dir as kit_logs_dir
 from throne_lib.kit.ui.canvas import safe_hold
+from throne_lib.kit.ui.log_browser import LogBrowser
 from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
@@ -297,59 +296,14 @@ def demo_log(folder: Path, seed: int = 3) -> Path | LogFile:
     return path
 
 
-class PinLogBrowser:
-    """Pick a PIN log and review it (``notebooks/pin_replay.ipynb``); a bad log shows its
-    ``FILE:LINE`` error, never a traceback."""
+class PinLogBrowser(LogBrowser):
+    """Pick a PIN log and review it (``notebooks/pin_replay.ipynb``)."""
 
-    def __init__(
-        self, folder: Path | None = None, extra: Sequence[Path] = (), demo: bool = False
-    ) -> None:
-        folder = folder if folder is not None else logs_dir()
-        files = [*log_files(folder, "pin"), *extra]
-        in_memory: LogFile | None = None
-        if not files and demo:
-            made = demo_log(folder)
-            if isinstance(made, LogFile):
-                in_memory = made
-            else:
-                files = [made]
-        self.picker = W.Dropdown(
-            options=[(p.name, str(p)) for p in files], description="对局记录",
-            layout=W.Layout(width="520px"),
-        )  # fmt: skip
-        self.path_box = W.Text(placeholder="或输入记录文件路径", layout=W.Layout(width="360px"))
-        open_button = W.Button(description="打开", button_style="primary")
-        open_button.on_click(
-            lambda _: self.open_log(self.path_box.value.strip() or str(self.picker.value))
-        )
-        open_button.add_class("replay-open")
-        self.error = W.HTML()
-        self.error.add_class("replay-error")
-        self.holder = W.VBox()
-        self.replay: PinReplay | None = None
-        self.widget = W.VBox(
-            [W.HBox([self.picker, self.path_box, open_button]), self.error, self.holder]
-        )
-        if files:
-            self.open_log(str(files[0]))
-        elif in_memory is not None:
-            self.replay = PinReplay(in_memory)
-            self.holder.children = [self.replay.widget]
-        else:
-            self.error.value = (
-                f"<i>{html.escape(str(folder))} 里还没有 PIN 的对局记录：先在对战页打一局，"
-                "或运行 <code>throne play --game pin --log logs/pin.jsonl</code>。</i>"
-            )
+    game = "pin"
+    env_logs = ENV_LOGS
 
-    def open_log(self, path: str) -> None:
-        """Open a log; a bad one shows its error and keeps the view."""
-        try:
-            replay = PinReplay(path)
-        except LogError as exc:
-            self.error.value = (
-                f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
-            )
-            return
-        self.error.value = ""
-        self.replay = replay
-        self.holder.children = [replay.widget]
+    def make_replay(self, log: LogFile | str) -> PinReplay:
+        return PinReplay(log)
+
+    def demo_log(self, folder: Path) -> Path | LogFile:
+        return demo_log(folder)

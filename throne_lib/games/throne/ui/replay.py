@@ -27,6 +27,7 @@ from throne_lib.games.throne.ui.text import event_text, log_blocks, result_text
 from throne_lib.kit.log import LogError, LogFile, iter_replay, logs_dir, read_log
 from throne_lib.kit.log import log_files as game_log_files
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.log_browser import LogBrowser as KitLogBrowser
 from throne_lib.kit.ui.shell import fit_to_window
 from throne_lib.kit.ui.stepper import Stepper
 
@@ -105,6 +106,15 @@ class ReplayWidget(W.VBox):
         super().__init__(kids)
         fit_to_window(self, self.canvas)  # the stepper and the whole board in view (1280×720)
         self.show(0)
+
+    @property
+    def widget(self) -> W.VBox:
+        """The viewer's widget (itself), as the kit's log browser expects."""
+        return self
+
+    @property
+    def controls(self) -> Stepper:
+        return self.stepper
 
     # --- navigation ----------------------------------------------------------------------
 
@@ -221,47 +231,11 @@ def log_files(folder: Path | None = None) -> list[Path]:
     return game_log_files(folder if folder is not None else logs_dir(ENV_LOGS), "throne")
 
 
-class LogBrowser(W.VBox):
+class LogBrowser(KitLogBrowser):
     """Pick a log from the folder and review it (``notebooks/replay.ipynb``)."""
 
-    def __init__(self, folder: Path | None = None, extra: list[Path] | None = None) -> None:
-        folder = folder if folder is not None else logs_dir(ENV_LOGS)
-        self.folder = folder
-        files = [*log_files(folder), *(extra or [])]
-        self.picker = W.Dropdown(
-            options=[(p.name, str(p)) for p in files],
-            description="对局记录",
-            layout=W.Layout(width="520px"),
-        )
-        self.open_button = W.Button(description="打开", button_style="primary")
-        self.open_button.on_click(lambda _: self.open_log(str(self.picker.value)))
-        self.error = W.HTML()
-        self.holder = W.VBox()
-        self.replay: ReplayWidget | None = None
-        super().__init__([W.HBox([self.picker, self.open_button]), self.error, self.holder])
-        if files:
-            self.open_log(str(files[0]))
-        else:
-            self.error.value = f"<i>{html.escape(str(folder))} 里还没有对局记录：先在对战页打一局，或运行 <code>throne play --log …</code>。</i>"
+    game = "throne"
+    env_logs = ENV_LOGS
 
-    def open_log(self, path: str) -> None:
-        """Open a log; a bad log shows its error (file and line), never a traceback.
-        The same log opened again (it grew: a match still being played) keeps its step,
-        and clicks on the old view while it loads move the new one."""
-        old = self.replay
-        self.open_button.disabled, self.open_button.description = True, "载入中…"
-        try:
-            replay = ReplayWidget(path)
-        except LogError as exc:
-            self.error.value = (
-                f"<div style='color:#b03a2e'><b>无法打开对局记录</b>：{html.escape(str(exc))}</div>"
-            )
-            return
-        finally:
-            self.open_button.disabled, self.open_button.description = False, "打开"
-        self.error.value = ""
-        if old is not None and old.logfile.path == replay.logfile.path:
-            replay.go(old.step)
-            old.stepper.hand_over(replay.stepper)
-        self.replay = replay
-        self.holder.children = [self.replay]
+    def make_replay(self, log: LogFile | str) -> ReplayWidget:
+        return ReplayWidget(log)
