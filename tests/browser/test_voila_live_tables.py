@@ -91,3 +91,27 @@ def test_cities_page_follows_both_its_tables(
     expect(panel).to_contain_text("cards-castle.csv 有错误")  # still broken: still listed
     page.screenshot(path=str(artifacts_dir / "cities_live_fixed.png"))
     assert_no_error_output(page)
+
+
+def test_tower_page_follows_its_relic_table(
+    open_notebook: Any, page: Page, artifacts_dir: Path, tmp_path: Path
+) -> None:
+    """The tower page (cards, relics, events; tests/test_tower_live.py): a broken relic row
+    is listed while the run goes on; the fixed table reaches the run under way."""
+    relics, text = _copy(tmp_path, "relics.csv")
+    env = {"TOWER_RELICS": str(relics), "THRONE_TOWER_SAVE": str(tmp_path / "tower.json")}
+    open_notebook("notebooks/tower.ipynb", env=env, viewport=(1300, 1000))
+    start = page.locator(".tp-tower-start")
+    start.wait_for(timeout=RENDER_TIMEOUT_MS)
+    start.click()
+    expect(page.locator(".tp-tower-header")).to_contain_text("遗物", timeout=60_000)
+    panel = page.locator(".tp-tower-tables")
+    relics.write_text(text.replace(",common,120,", ",common,x,", 1), encoding="utf-8")
+    expect(panel).to_contain_text("relics.csv:2:price", timeout=30_000)
+    expect(panel).to_contain_text("仍使用上一个有效版本")
+    page.screenshot(path=str(artifacts_dir / "tower_live_error.png"))
+    relics.write_text(text.replace(",common,120,", ",common,130,", 1), encoding="utf-8")
+    expect(panel).to_contain_text("本次爬塔从下一步起使用新表", timeout=30_000)
+    expect(panel).not_to_contain_text("有错误")
+    page.screenshot(path=str(artifacts_dir / "tower_live_fixed.png"))
+    assert_no_error_output(page)

@@ -157,6 +157,17 @@ def test_every_game_with_a_table_has_its_page_here() -> None:
         assert main in PAGES[game][1], f"{game}'s page does not follow {main}"
 
 
+# tables a game registers that a page other than its play page follows
+ELSEWHERE = {"relics.csv": "tests/test_tower_live.py", "events.csv": "tests/test_tower_live.py"}
+
+
+def test_every_registered_table_is_followed_by_a_page() -> None:
+    followed = {n for _page, names in PAGES.values() for n in names} | set(ELSEWHERE)
+    for game in registry.games():
+        for table in game.card_tables:
+            assert table.name in followed, f"no page follows {game.name}'s {table.name}"
+
+
 @pytest.fixture
 def copies(tmp_path: Path) -> Callable[[tuple[str, ...]], dict[str, TableWatcher]]:
     def make(names: tuple[str, ...]) -> dict[str, TableWatcher]:

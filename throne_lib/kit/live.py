@@ -179,7 +179,8 @@ class TableWatcher:
             return True
         had_errors = bool(self.errors)
         self.errors = []
-        if got.hash == self.db.hash and got.source == self.db.source:
+        same_text = getattr(got, "source", None) == getattr(self.db, "source", None)
+        if got.hash == self.db.hash and same_text:  # a card table keeps its text: compare it
             if had_errors:
                 self._notify(False)
             return had_errors

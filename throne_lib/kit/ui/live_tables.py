@@ -37,13 +37,21 @@ class LiveTablesPanel:
     """The live-table panel of a play page (``widget``, an HTML line or a red box).
 
     ``start_label`` names the button that starts a match on the new table; ``running()``
-    says whether a match is under way (it keeps the table it started with)."""
+    says whether a match is under way (it keeps the table it started with). A page whose
+    running match takes a new table too (the tower's run) says so with ``reload_note``:
+    the announcement of a valid reload of the file it is given the name of."""
 
-    def __init__(self, start_label: str, running: Callable[[], bool] = lambda: False) -> None:
+    def __init__(
+        self,
+        start_label: str,
+        running: Callable[[], bool] = lambda: False,
+        reload_note: Callable[[str], str] | None = None,
+    ) -> None:
         self.widget = W.HTML()
         self.widget.add_class("table-panel")
         self.start_label = start_label
         self.running = running
+        self.reload_note = reload_note
         self._followed: list[TableWatcher] = []
         self._reloaded: dict[str, str] = {}  # file name -> hash of its new table
 
@@ -74,6 +82,11 @@ class LiveTablesPanel:
                 kept = html.escape(str(w.db.hash)[:8])
                 head = f"{name} 有错误，仍使用上一个有效版本（{kept}），当前对局不受影响："
                 parts.append(problems_html(head, w.errors))
+            elif note is not None and self.reload_note is not None:
+                parts.append(
+                    f"<div style='color:#1e8449;padding:4px 0'>{name} 已重新载入"
+                    f"（{html.escape(note[:8])}）：{html.escape(self.reload_note(w.path.name))}</div>"
+                )
             elif note is not None:
                 running = "；当前对局继续使用开局时的卡牌表" if self.running() else ""
                 parts.append(

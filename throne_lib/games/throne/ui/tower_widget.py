@@ -25,6 +25,7 @@ from throne_lib.games.throne.cards import KIND_ZH, RACE_ZH
 from throne_lib.games.throne.match import Match
 from throne_lib.games.throne.tower.battle import decide, mix
 from throne_lib.games.throne.tower.config import DEFAULT_TOWER, TowerRules
+from throne_lib.games.throne.tower.live import TowerTables, missing_from
 from throne_lib.games.throne.tower.map import KIND_ZH as NODE_ZH
 from throne_lib.games.throne.tower.mapview import map_ops, node_at, node_tip, node_under, size
 from throne_lib.games.throne.tower.run import Battle, Run, Tables
@@ -38,6 +39,7 @@ from throne_lib.games.throne.tower.save import (
 from throne_lib.games.throne.ui.card_row import CardRow
 from throne_lib.games.throne.ui.widget import MatchWidget
 from throne_lib.kit.ui.canvas import run_ops, safe_hold
+from throne_lib.kit.ui.live_tables import LiveTablesPanel
 from throne_lib.kit.ui.shell import fit_to_window
 
 AUTO_AGENT = "standard"  # plays the player's side when 自动战斗 is on
@@ -93,9 +95,18 @@ class TowerApp(W.VBox):
         rules: TowerRules = DEFAULT_TOWER,
         tempo: str = "fast",
         ai_mode: str = "async",
+        live: TowerTables | None = None,
     ) -> None:
+        """``live``: the tables followed (tower/live.py); a new run starts on their last
+        valid versions, and the run under way takes a valid edit from its next screen."""
         self.path = Path(save_path) if save_path is not None else default_save_path()
-        self.tables = tables or Tables.load()
+        self.live = live
+        self.tables = live.current() if live is not None else tables or Tables.load()
+        self.table_panel = LiveTablesPanel(
+            "新的爬塔", running=lambda: self.run is not None, reload_note=self._reload_note
+        )
+        self.table_panel.widget.add_class("tp-tower-tables")
+        self._kept: list[str] = []  # what the run holds that the new tables lack
         self.rules = rules
         self.tempo = tempo
         self.ai_mode = ai_mode
@@ -116,9 +127,38 @@ class TowerApp(W.VBox):
         self.connected = False
         probe = Canvas(width=1, height=1, layout=W.Layout(width="1px", height="1px"))
         probe.on_client_ready(self._on_connect)
-        super().__init__([self.header, self.message, self.body, probe])
+        super().__init__([self.header, self.table_panel.widget, self.message, self.body, probe])
         self.add_class("tp-tower")
         self.resume()
+        if live is not None:
+            for watcher in live.watchers:
+                self.table_panel.follow(watcher, lambda _db: self.adopt_tables())
+
+    # --- live tables -------------------------------------------------------------------
+
+    def adopt_tables(self) -> None:
+        """A valid new table: the next run starts on it, and the run under way takes it
+        from its next screen when it still finds everything it holds (tower/live.py)."""
+        assert self.live is not None
+        new = self.live.current()
+        self._kept = missing_from(self.run, new) if self.run is not None else []
+        if self.run is None:
+            self.tables = new
+            self.show()  # the start screen lists the new table's generals
+        elif not self._kept:
+            self.tables = self.run.tables = new
+            self.save()
+
+    def _reload_note(self, name: str) -> str:
+        if self.run is None:
+            return "新的爬塔将使用新表。"
+        if self._kept:
+            return (
+                f"本次爬塔仍持有新表中没有的 {'、'.join(self._kept)}，继续使用原来的表；"
+                "新的爬塔将使用新表。"
+            )
+        battle = "（进行中的战斗沿用开战时的卡牌表）" if self.run.battle is not None else ""
+        return f"本次爬塔从下一步起使用新表{battle}，新的爬塔也是。"
 
     def _on_connect(self) -> None:
         if self.connected:
@@ -175,7 +215,7 @@ class TowerApp(W.VBox):
     def _update_header(self) -> None:
         run = self.run
         assert run is not None
-        relics = "、".join(self.tables.relics[r].name for r in run.relics) or "无"
+        relics = "、".join(run.tables.relics[r].name for r in run.relics) or "无"
         self.header.value = (
             f'<div style="font-size:16px"><b>王座之塔</b> · 第 {run.floor + 1} 层 · '
             f"王座 <b>{run.hp}/{run.max_hp}</b> · 金币 <b>{run.gold}</b> · "
@@ -285,8 +325,8 @@ class TowerApp(W.VBox):
         auto.observe(lambda ch: self.autoplay() if ch["new"] else None, names="value")
         self.auto = auto
         kind = NODE_ZH[battle.setup.kind]
-        enemy = self.tables.cards[battle.setup.enemy.general].name
-        relics = "、".join(self.tables.relics[r].name for r in battle.setup.enemy_relics) or "无"
+        enemy = run.tables.cards[battle.setup.enemy.general].name
+        relics = "、".join(run.tables.relics[r].name for r in battle.setup.enemy_relics) or "无"
         info = W.HTML(f"<b>{kind}</b>：对手 {html.escape(enemy)} · 敌方遗物：{html.escape(relics)}")
         self.body.children = [W.HBox([info, auto]), mw]
 
@@ -330,7 +370,7 @@ class TowerApp(W.VBox):
     def show_reward(self) -> None:
         run = self.run
         assert run is not None
-        db = self.tables.cards
+        db = run.tables.cards
         buttons = []
         for c in run.offer:
             card = db[c]
@@ -370,7 +410,7 @@ class TowerApp(W.VBox):
     def show_shop(self) -> None:
         run = self.run
         assert run is not None
-        db, relics, s = self.tables.cards, self.tables.relics, run.shop
+        db, relics, s = run.tables.cards, run.tables.relics, run.shop
         legal = set(run.choices())
         rows = []
         for c, p in s["cards"].items():
@@ -414,7 +454,7 @@ class TowerApp(W.VBox):
     def show_event(self) -> None:
         run = self.run
         assert run is not None
-        ev = self.tables.events[run.event]
+        ev = run.tables.events[run.event]
         legal = set(run.choices())
         buttons = []
         for i, opt in enumerate(ev.options):
@@ -441,6 +481,10 @@ class TowerApp(W.VBox):
 
     def new_run(self) -> None:
         self.run = None
+        if self.live is not None:
+            self.tables = self.live.current()
+            self._kept = []
+        self.table_panel.started()
         self.show()
 
 
