@@ -15,14 +15,19 @@ import pytest
 from throne_lib import DEFAULT_RULES, CardDB, IllegalAction, Match, Rules, load_cards
 from throne_lib.games.throne.scenario import load_scenario
 
-LOG_ENVS = ("THRONE_LOGS", "CASTLE_LOGS", "PIN_LOGS")  # each game's logs folder (kit logs_dir)
+LOG_ENVS = (
+    "THRONE_LOGS",
+    "CASTLE_LOGS",
+    "PIN_LOGS",
+    "GOOFSPIEL_LOGS",
+)  # each game's logs folder (kit logs_dir)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def logs_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Match logs go to a folder of the test session, never the checkout's ``logs/``: a
     page a test opens writes its match there by default (``THRONE_LOGS``, ``CASTLE_LOGS``,
-    ``PIN_LOGS``; the Voilà servers of the browser tests inherit them). A test's own
+    ``PIN_LOGS``, ``GOOFSPIEL_LOGS``; the Voilà servers of the browser tests inherit them). A test's own
     folder (``monkeypatch.setenv``) still wins. Before, a short Throne log a library test
     left in ``logs/`` was the newest the replay page opened for the browser tests run after."""
     folder = tmp_path_factory.mktemp("logs")

@@ -22,6 +22,7 @@ def test_every_dashboard_installs_the_home_line() -> None:
         "castle_replay.ipynb",
         "cities_replay.ipynb",
         "pin_replay.ipynb",
+        "goofspiel_replay.ipynb",
     } <= set(pages)
     for notebook in pages:
         cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]

@@ -22,6 +22,7 @@ BROWSERS = {
     "castle": "throne_lib.games.castle.ui.replay:CastleLogBrowser",
     "cities": "throne_lib.games.cities.ui.replay:CitiesLogBrowser",
     "pin": "throne_lib.games.pin.ui.replay:PinLogBrowser",
+    "goofspiel": "throne_lib.games.goofspiel.ui:GoofLogBrowser",  # the kit's viewer
 }
 
 

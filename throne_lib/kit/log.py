@@ -588,7 +588,7 @@ REPOSITORY_LOGS = Path(__file__).resolve().parents[2] / "logs"
 def logs_dir(env: str) -> Path:
     """Where a game's play page writes its matches' logs and its replay page lists them:
     the folder the environment variable ``env`` names (``THRONE_LOGS``, ``CASTLE_LOGS``
-    for 城堡之心 and 城池战, ``PIN_LOGS``), else the repository's ``logs/``."""
+    for 城堡之心 and 城池战, ``PIN_LOGS``, ``GOOFSPIEL_LOGS``), else the repository's ``logs/``."""
     import os
 
     value = os.environ.get(env)

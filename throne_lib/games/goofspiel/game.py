@@ -182,6 +182,7 @@ GAME = declare(
     title_en="Goofspiel (the kit's example game)",
     rule_prefix="GS-",
     seats=(2, 2),
+    seat_titles=("甲", "乙"),  # what its pages call the seats (the play page: 甲 is you)
     new_match=lambda setups, seed, options: GoofMatch(list(setups), seed, dict(options)),
     default_setups=lambda n: ["player"] * n,
     rules=GoofRules(),
@@ -192,6 +193,13 @@ GAME = declare(
             "Goofspiel",
             "kit 的示例游戏：每轮暗中出价争夺翻开的奖牌。",
             "The kit's example game: bid a card in secret for each turned-up prize.",
+        ),
+        Dashboard(
+            "goofspiel_replay.ipynb",
+            "暗标夺宝 复盘",
+            "Goofspiel replay",
+            "kit 给任何游戏的复盘页：逐步查看每个座位当时看到的内容。",
+            "The kit's replay page for any game: each seat's view at every step.",
         ),
     ),
 )

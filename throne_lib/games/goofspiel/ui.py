@@ -1,17 +1,25 @@
 """The 暗标夺宝 dashboard: you bid as 甲 (seat 0) against the kit's random agent (乙).
 
 Every button is a legal action of the match (``legal_actions()``); what the page shows
-comes from ``observation(0)`` — your view — so 乙's bid stays hidden until both bid."""
+comes from ``observation(0)`` — your view — so 乙's bid stays hidden until both bid.
+Each match is logged from its first bid (``$GOOFSPIEL_LOGS`` or ``logs/``) and reviewed
+on the kit's replay page for any game (:class:`GoofLogBrowser`,
+``notebooks/goofspiel_replay.ipynb``): the game brings no viewer of its own."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
 from throne_lib.games.goofspiel.game import GoofMatch
 from throne_lib.kit.agents import RandomAgent
+from throne_lib.kit.log import AgentInfo, MatchRecorder, logs_dir
+from throne_lib.kit.ui.observation_replay import ObservationLogBrowser, log_path
+
+ENV_LOGS = "GOOFSPIEL_LOGS"  # the folder the page writes and the replay page lists
 
 SEATS = ("甲（你）", "乙（AI）")
 CSS = "font-family:'Noto Sans CJK SC','Noto Sans SC',sans-serif"
@@ -20,8 +28,11 @@ CSS = "font-family:'Noto Sans CJK SC','Noto Sans SC',sans-serif"
 class GoofApp(W.VBox):
     """One match against the AI; 「新对局」 starts the next seed."""
 
-    def __init__(self, seed: int = 1, cards: int = 8) -> None:
+    def __init__(self, seed: int = 1, cards: int = 8, log_dir: Path | None = None) -> None:
         self.seed, self.cards = seed, cards
+        self.log_dir = log_dir
+        self.recorder: MatchRecorder | None = None
+        self.log_path: Path | None = None
         self.status = W.HTML()
         self.hand = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.rounds = W.HTML()
@@ -32,14 +43,30 @@ class GoofApp(W.VBox):
 
     def new_match(self, seed: int) -> None:
         self.seed = seed
+        if self.recorder is not None:
+            self.recorder.close()
+        self.recorder, self.log_path = None, None
         self.match = GoofMatch(["player", "player"], seed, {"cards": self.cards})
         self.ai = RandomAgent(seed)
         self.show()
 
+    def _apply(self, action: Any) -> None:
+        if self.log_dir is not None and self.recorder is None:  # logged from its first bid
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            self.log_path = log_path(self.log_dir, self.match)
+            agents = [AgentInfo("human"), AgentInfo("random", self.seed)]
+            self.recorder = MatchRecorder(self.match, self.log_path, agents)
+        if self.recorder is not None:
+            self.recorder.apply(action)
+        else:
+            self.match.apply(action)
+
     def bid(self, action: Any) -> None:
-        self.match.apply(action)  # a legal action: the buttons are legal_actions()
+        self._apply(action)  # a legal action: the buttons are legal_actions()
         if not self.match.is_over and self.match.current_seat == 1:
-            self.match.apply(self.ai.choose(self.match))
+            self._apply(self.ai.choose(self.match))
+        if self.match.is_over and self.recorder is not None:
+            self.recorder.close()
         self.show()
 
     def show(self) -> None:
@@ -74,5 +101,14 @@ class GoofApp(W.VBox):
         return "—" if x == y else SEATS[0 if x > y else 1]
 
 
-def goofspiel_app(seed: int = 1, cards: int = 8) -> GoofApp:
-    return GoofApp(seed, cards)
+def goofspiel_app(seed: int = 1, cards: int = 8, log: bool = True) -> GoofApp:
+    """The page: its matches logged to ``$GOOFSPIEL_LOGS`` (else ``logs/``) unless ``log``
+    is false."""
+    return GoofApp(seed, cards, logs_dir(ENV_LOGS) if log else None)
+
+
+class GoofLogBrowser(ObservationLogBrowser):
+    """Pick a 暗标夺宝 log and review it, from a seat's view or all revealed."""
+
+    game = "goofspiel"
+    env_logs = ENV_LOGS
