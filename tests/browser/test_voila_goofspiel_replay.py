@@ -37,3 +37,27 @@ def test_goofspiel_replay_page_steps_and_switches_view(
     expect(title).to_contain_text("对局结束")
     page.screenshot(path=str(artifacts_dir / "goofspiel_replay_reveal.png"), full_page=True)
     assert_no_error_output(page)
+
+
+def test_goofspiel_match_by_mouse_then_its_replay(
+    open_notebook: Any, page: Page, artifacts_dir: Path, tmp_path: Path
+) -> None:
+    """The play page: bid by mouse to the end; the match was logged from the first bid, and
+    复盘本局 opens it in the kit's viewer from 甲's seat."""
+    logs = tmp_path / "logs"
+    open_notebook("notebooks/goofspiel.ipynb", env={"GOOFSPIEL_LOGS": str(logs)})
+    bids = page.locator(".goof-bid")
+    review = page.locator(".goof-review")
+    expect(bids.first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+    for left in range(8, 0, -1):  # 8 cards: one bid a round, the AI answers at once
+        expect(bids).to_have_count(left)
+        bids.first.click()
+    expect(review).to_be_visible()
+    assert [p.name.startswith("goofspiel-") for p in logs.glob("*.jsonl")] == [True]
+    review.click()
+    title = page.locator(".replay-title")
+    expect(title).to_contain_text("本局 · 步 0/16")
+    page.locator(".replay-last").click()
+    expect(title).to_contain_text("对局结束")
+    page.screenshot(path=str(artifacts_dir / "goofspiel_review.png"), full_page=True)
+    assert_no_error_output(page)

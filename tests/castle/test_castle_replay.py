@@ -23,9 +23,8 @@ from throne_lib.games.castle.ui.replay import (
     REVEAL,
     CastleLogBrowser,
     CastleReplay,
-    match_log,
 )
-from throne_lib.kit.log import LogError, log_files, write_log
+from throne_lib.kit.log import LogError, log_files, match_log, write_log
 
 
 @pytest.fixture(scope="module")

@@ -98,6 +98,13 @@ def test_the_goofspiel_page_logs_its_match_and_the_replay_page_opens_it(tmp_path
     browser = GoofLogBrowser(folder=tmp_path)
     assert browser.replay is not None and browser.error.value == ""
     assert browser.replay.steps[-1][1].hash() == app.match.hash()
+    assert app.review.layout.display is None  # 复盘本局, shown once the match is over
+    app.review.click()
+    assert app.replay is not None and app.replay.seat == 0
+    assert app.replay.steps[-1][1].hash() == app.match.hash()
+    assert app.replay_box.children == (app.replay.widget,)
+    app.new_match(5)
+    assert app.replay is None and app.review.layout.display == "none"
 
 
 def test_an_empty_folder_shows_a_demo_of_the_default_agents(tmp_path: Path) -> None:

@@ -398,6 +398,12 @@ def write_log(match: Any, path: str | Path, agents: Sequence[AgentInfo] = ()) ->
     return p
 
 
+def match_log(match: Any, agents: Sequence[AgentInfo] = (), name: str = "本局") -> LogFile:
+    """The log of a match played here, in memory (``name`` stands for its path in
+    errors and titles): a page's 复盘 of the match just played."""
+    return parse_log("".join(_dumps(line) + "\n" for line in log_lines(match, agents)), name)
+
+
 class MatchRecorder:
     """Plays a match and writes its log as it goes, one flushed line per action."""
 

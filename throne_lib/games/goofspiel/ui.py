@@ -16,8 +16,12 @@ import ipywidgets as W
 
 from throne_lib.games.goofspiel.game import GoofMatch
 from throne_lib.kit.agents import RandomAgent
-from throne_lib.kit.log import AgentInfo, MatchRecorder, logs_dir
-from throne_lib.kit.ui.observation_replay import ObservationLogBrowser, log_path
+from throne_lib.kit.log import AgentInfo, MatchRecorder, logs_dir, match_log
+from throne_lib.kit.ui.observation_replay import (
+    ObservationLogBrowser,
+    ObservationReplay,
+    log_path,
+)
 
 ENV_LOGS = "GOOFSPIEL_LOGS"  # the folder the page writes and the replay page lists
 
@@ -38,7 +42,13 @@ class GoofApp(W.VBox):
         self.rounds = W.HTML()
         again = W.Button(description="新对局 new match", layout=W.Layout(width="170px"))
         again.on_click(lambda _b: self.new_match(self.seed + 1))
-        super().__init__([self.status, self.hand, self.rounds, again])
+        self.review = W.Button(description="复盘本局", layout=W.Layout(width="110px"))
+        self.review.add_class("goof-review")
+        self.review.on_click(lambda _b: self.open_replay())
+        self.replay: ObservationReplay | None = None
+        self.replay_box = W.VBox()
+        buttons = W.HBox([again, self.review])
+        super().__init__([self.status, self.hand, self.rounds, buttons, self.replay_box])
         self.new_match(seed)
 
     def new_match(self, seed: int) -> None:
@@ -48,7 +58,15 @@ class GoofApp(W.VBox):
         self.recorder, self.log_path = None, None
         self.match = GoofMatch(["player", "player"], seed, {"cards": self.cards})
         self.ai = RandomAgent(seed)
+        self.replay, self.replay_box.children = None, ()
         self.show()
+
+    def open_replay(self) -> None:
+        """After the end: the kit's replay of this match, from your seat (甲)."""
+        if self.match.is_over:
+            log = match_log(self.match, [AgentInfo("human"), AgentInfo("random", self.seed)])
+            self.replay = ObservationReplay(log, "goofspiel", seat=0)
+            self.replay_box.children = [self.replay.widget]
 
     def _apply(self, action: Any) -> None:
         if self.log_dir is not None and self.recorder is None:  # logged from its first bid
@@ -77,16 +95,19 @@ class GoofApp(W.VBox):
             head = "平局 draw" if w < 0 else f"{SEATS[w]} 获胜 wins"
         else:
             head = f"奖牌 prize <b style='font-size:150%'>{obs['prize']}</b> · 出一张牌暗标"
+        left = "、".join(str(p) for p in obs["prizes_left"]) or "无"
         self.status.value = (
             f'<div style="{CSS}"><h3>暗标夺宝 · seed {self.seed}</h3>{head}<br>'
-            f"得分 score: {SEATS[0]} {a} · {SEATS[1]} {b} · 剩余奖牌 {obs['prizes_left']}</div>"
+            f"得分 score: {SEATS[0]} {a} · {SEATS[1]} {b} · 剩余奖牌 {left}</div>"
         )
         buttons = []
         for action in self.match.legal_actions() if self.match.current_seat == 0 else []:
             btn = W.Button(description=str(action.card), layout=W.Layout(width="44px"))
+            btn.add_class("goof-bid")
             btn.on_click(lambda _b, act=action: self.bid(act))
             buttons.append(btn)
         self.hand.children = buttons
+        self.review.layout.display = None if self.match.is_over else "none"
         rows = "".join(
             f"<tr><td>{p}</td><td>{x}</td><td>{y}</td><td>{self.winner_of(x, y)}</td></tr>"
             for p, x, y in reversed(obs["rounds"])

@@ -42,7 +42,7 @@ from throne_lib.games.castle.state import hero_seat
 from throne_lib.games.castle.ui.inspect import card_html, name_refs, seat_html
 from throne_lib.games.castle.ui.table import H, draw_table, seat_at
 from throne_lib.games.castle.ui.table import W as WIDTH
-from throne_lib.kit.log import AgentInfo, MatchRecorder
+from throne_lib.kit.log import AgentInfo, MatchRecorder, match_log
 from throne_lib.kit.ui.ai import AiTurns
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.inspector import InspectBridge, InspectorPanel
@@ -456,8 +456,6 @@ class CastleApp:
         (its 视角 menu offers every seat and 全部公开)."""
         if not self.match.is_over:
             return
-        from throne_lib.games.castle.ui.replay import match_log
-
         self.replay = self.replay_class()(match_log(self.match), seat=self.human)
         self.replay_box.children = [self.replay.widget]
 

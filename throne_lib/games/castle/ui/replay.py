@@ -20,7 +20,6 @@ controls are the kit's :class:`~throne_lib.kit.ui.stepper.Stepper`.
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,8 +35,7 @@ from throne_lib.kit.log import (
     LogError,
     LogFile,
     iter_replay,
-    log_lines,
-    parse_log,
+    match_log,
     read_log,
     write_log,
 )
@@ -90,12 +88,6 @@ def load_steps(log: LogFile, game: str = "castle") -> list[Step]:
         )
         before = len(s.log)
     return steps
-
-
-def match_log(match: CastleMatch) -> LogFile:
-    """The log of a match played here (in memory), e.g. to review it after the end."""
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in log_lines(match))
-    return parse_log(text, "本局")
 
 
 class CastleReplay:

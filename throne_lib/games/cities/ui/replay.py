@@ -15,10 +15,10 @@ from typing import Any
 
 import ipywidgets as W
 
-from throne_lib.games.castle.ui.replay import CastleLogBrowser, CastleReplay, match_log
+from throne_lib.games.castle.ui.replay import CastleLogBrowser, CastleReplay
 from throne_lib.games.castle.ui.table import draw_table
 from throne_lib.games.cities.ui.table import canvas_height, city_seat_lines, draw_cities
-from throne_lib.kit.log import AgentInfo, LogFile, write_log
+from throne_lib.kit.log import AgentInfo, LogFile, match_log, write_log
 
 __all__ = ["CitiesLogBrowser", "CitiesReplay", "cities_demo_log"]
 

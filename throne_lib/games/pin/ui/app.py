@@ -15,10 +15,10 @@ import ipywidgets as W
 from throne_lib.games.pin.live import PinTableWatcher
 from throne_lib.games.pin.match import PinMatch
 from throne_lib.games.pin.rules import PIN_RULES
-from throne_lib.games.pin.ui.replay import PinReplay, match_log
+from throne_lib.games.pin.ui.replay import PinReplay
 from throne_lib.games.pin.ui.widget import PinBoard
 from throne_lib.kit.live import problems_html
-from throne_lib.kit.log import AgentInfo, MatchRecorder
+from throne_lib.kit.log import AgentInfo, MatchRecorder, match_log
 from throne_lib.kit.tables import TableError
 from throne_lib.kit.ui.live_tables import LiveTablesPanel
 from throne_lib.kit.ui.opponents import OpponentPicker

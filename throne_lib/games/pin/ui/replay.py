@@ -18,7 +18,6 @@ writes (``notebooks/pin_replay.ipynb``); an empty folder gets a scripted demo ma
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,8 +35,7 @@ from throne_lib.kit.log import (
     LogError,
     LogFile,
     iter_replay,
-    log_lines,
-    parse_log,
+    match_log,
     read_log,
     write_log,
 )
@@ -77,12 +75,6 @@ def load_steps(log: LogFile) -> list[Step]:
         )
         for rec, m in iter_replay(log, check=True)
     ]
-
-
-def match_log(match: PinMatch) -> LogFile:
-    """The log of a match played here (in memory), e.g. to review it after the end."""
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in log_lines(match))
-    return parse_log(text, "本局")
 
 
 class PinReplay:
