@@ -17,6 +17,9 @@ import ipywidgets as W
 from throne_lib.games.goofspiel.game import GoofMatch
 from throne_lib.kit.agents import RandomAgent
 from throne_lib.kit.log import AgentInfo, MatchRecorder, logs_dir, match_log
+from throne_lib.kit.playtest.observation_board import ObservationBoard
+from throne_lib.kit.playtest.page import seat_page
+from throne_lib.kit.playtest.store import PlaytestStore
 from throne_lib.kit.ui.observation_replay import (
     ObservationLogBrowser,
     ObservationReplay,
@@ -120,6 +123,20 @@ class GoofApp(W.VBox):
     @staticmethod
     def winner_of(x: int, y: int) -> str:
         return "—" if x == y else SEATS[0 if x > y else 1]
+
+
+def goofspiel_page(
+    seed: int = 1, store: PlaytestStore | None = None, query: str | None = None
+) -> W.Widget:
+    """``notebooks/goofspiel.ipynb``: a playtest seat (the kit's board for any game,
+    :class:`~throne_lib.kit.playtest.observation_board.ObservationBoard`) when the page
+    was opened from a playtest link, the match against the AI otherwise."""
+    return seat_page(
+        lambda page: ObservationBoard(page).widget,
+        lambda: goofspiel_app(seed),
+        store=store,
+        query=query,
+    )
 
 
 def goofspiel_app(seed: int = 1, cards: int = 8, log: bool = True) -> GoofApp:

@@ -39,7 +39,14 @@ from throne_lib.kit.registry import winning_seats
 from throne_lib.kit.ui.log_browser import LogBrowser
 from throne_lib.kit.ui.stepper import Stepper
 
-__all__ = ["REVEAL", "ObservationLogBrowser", "ObservationReplay", "demo_log", "log_path"]
+__all__ = [
+    "REVEAL",
+    "ObservationLogBrowser",
+    "ObservationReplay",
+    "demo_log",
+    "log_path",
+    "observation_table",
+]
 
 REVEAL = -1  # the view choice 全部公开
 
@@ -62,6 +69,21 @@ def _cell(value: Any) -> str:
             )
         return "、".join(_cell(v) for v in value)
     return html.escape("—" if value is None else str(value))
+
+
+def observation_table(obs: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> str:
+    """A seat's view as an HTML table, one row per entry; with ``before`` (the view one
+    step earlier) the entries that changed are highlighted (class ``replay-changed``)."""
+    rows = []
+    for key, value in obs.items():
+        changed = before is not None and before.get(key) != value
+        style = "background:#fff3c4;" if changed else ""
+        cls = " class='replay-changed'" if changed else ""
+        rows.append(
+            f"<tr{cls} style='{style}'><td style='color:#555;padding:2px 8px'>"
+            f"{html.escape(str(key))}</td><td style='padding:2px 8px'>{_cell(value)}</td></tr>"
+        )
+    return f"<table style='font-size:13px;border-collapse:collapse'>{''.join(rows)}</table>"
 
 
 class ObservationReplay:
@@ -128,20 +150,11 @@ class ObservationReplay:
         """``observation(seat)`` at step ``index``, the entries changed since the step
         before highlighted."""
         obs = self.steps[index][1].observation(seat)
-        before = self.steps[index - 1][1].observation(seat) if index else obs
-        rows = []
-        for key, value in obs.items():
-            changed = index > 0 and before.get(key) != value
-            style = "background:#fff3c4;" if changed else ""
-            cls = " class='replay-changed'" if changed else ""
-            rows.append(
-                f"<tr{cls} style='{style}'><td style='color:#555;padding:2px 8px'>"
-                f"{html.escape(str(key))}</td><td style='padding:2px 8px'>{_cell(value)}</td></tr>"
-            )
+        before = self.steps[index - 1][1].observation(seat) if index else None
         return (
             f"<div class='replay-seat-view' style='margin:6px 12px 6px 0'><b>"
             f"{html.escape(self.game.seat_label(seat))} 看到的</b>"
-            f"<table style='font-size:13px;border-collapse:collapse'>{''.join(rows)}</table></div>"
+            f"{observation_table(obs, before)}</div>"
         )
 
     def events_html(self, index: int) -> str:
