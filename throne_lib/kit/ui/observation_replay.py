@@ -37,7 +37,7 @@ from throne_lib.kit.log import (
 )
 from throne_lib.kit.registry import winning_seats
 from throne_lib.kit.ui.log_browser import LogBrowser
-from throne_lib.kit.ui.stepper import Stepper
+from throne_lib.kit.ui.stepper import REVEAL, SeatReplay
 
 __all__ = [
     "REVEAL",
@@ -47,8 +47,6 @@ __all__ = [
     "log_path",
     "observation_table",
 ]
-
-REVEAL = -1  # the view choice 全部公开
 
 
 def _cell(value: Any) -> str:
@@ -86,7 +84,7 @@ def observation_table(obs: Mapping[str, Any], before: Mapping[str, Any] | None =
     return f"<table style='font-size:13px;border-collapse:collapse'>{''.join(rows)}</table>"
 
 
-class ObservationReplay:
+class ObservationReplay(SeatReplay):
     """A log of ``game`` (any registered game), step by step, from one seat's view or all."""
 
     def __init__(
@@ -100,11 +98,7 @@ class ObservationReplay:
             )
         self.steps = [(rec, m.copy()) for rec, m in iter_replay(self.logfile, check=True)]
         self.num_seats = self.steps[0][1].num_seats
-        self.controls = Stepper(len(self.steps) - 1, self.show, slider_width="340px")
-        for widget, css in zip(
-            self.controls.buttons.values(), ("first", "back", "forward", "last"), strict=True
-        ):
-            widget.add_class(f"replay-{css}")
+        self.make_controls(len(self.steps) - 1, self.show)
         options = [(self.game.seat_label(s), s) for s in range(self.num_seats)]
         self.seat_pick = W.Dropdown(
             options=[*options, ("全部公开（复盘者视角）", REVEAL)],
@@ -121,19 +115,6 @@ class ObservationReplay:
         self.widget = W.VBox([self.title, self.controls, self.seat_pick, self.body])
         self.widget.add_class("observation-replay")
         self.show(0)
-
-    @property
-    def index(self) -> int:
-        return self.controls.value
-
-    @property
-    def seat(self) -> int | None:
-        """The seat whose view is shown, None for 全部公开."""
-        v = int(self.seat_pick.value)
-        return None if v == REVEAL else v
-
-    def go(self, index: int) -> None:
-        self.controls.go(index)
 
     def said(self, index: int) -> str:
         """Step ``index``'s action: named to its own seat and to the reviewer only."""

@@ -104,3 +104,39 @@ class Stepper(W.HBox):
                 self.go(self.value + 1)
         finally:
             self.play.value = False
+
+
+REVEAL = -1  # a seat menu's choice 全部公开 (the reviewer's view)
+
+
+class SeatReplay:
+    """What the replay viewers with a seat menu share (城堡之心, 城池战, PIN, the kit's viewer
+    for any game): the stepping controls, their buttons marked for the pages' tests
+    (``replay-first`` … ``replay-last``), and the seat menu whose value is a seat or
+    :data:`REVEAL`. A viewer calls :meth:`make_controls` with its number of steps and
+    its ``show``, and builds ``seat_pick`` with its own labels."""
+
+    controls: Stepper
+    seat_pick: W.Dropdown
+
+    def make_controls(self, last: int, show: Callable[[int], None]) -> Stepper:
+        self.controls = Stepper(last, show, slider_width="340px")
+        for widget, css in zip(
+            self.controls.buttons.values(), ("first", "back", "forward", "last"), strict=True
+        ):
+            widget.add_class(f"replay-{css}")
+        return self.controls
+
+    @property
+    def index(self) -> int:
+        """The step shown."""
+        return self.controls.value
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose view is shown, None for 全部公开."""
+        v = int(self.seat_pick.value)
+        return None if v == REVEAL else v
+
+    def go(self, index: int) -> None:
+        self.controls.go(index)

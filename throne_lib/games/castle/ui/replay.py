@@ -43,10 +43,9 @@ from throne_lib.kit.log import logs_dir as kit_logs_dir
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.log_browser import LogBrowser
 from throne_lib.kit.ui.shell import fit_to_window
-from throne_lib.kit.ui.stepper import Stepper
+from throne_lib.kit.ui.stepper import REVEAL, SeatReplay
 
 ENV_LOGS = "CASTLE_LOGS"  # overrides the folder the replay page lists
-REVEAL = -1  # the view choice "全部公开"
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ def load_steps(log: LogFile, game: str = "castle") -> list[Step]:
     return steps
 
 
-class CastleReplay:
+class CastleReplay(SeatReplay):
     """A castle match log, step by step, from one seat's view or all revealed. A mode on
     the round table (城池战: :class:`~throne_lib.games.cities.ui.replay.CitiesReplay`) sets
     ``game``, ``height`` and :meth:`draw`."""
@@ -108,11 +107,7 @@ class CastleReplay:
         self._said: dict[int, str] = {}
         self.canvas = Canvas(width=WIDTH, height=self.height, layout=W.Layout(width=f"{WIDTH}px"))
         self.canvas.on_client_ready(self._client_ready)
-        self.controls = Stepper(len(self.steps) - 1, self.show, slider_width="340px")
-        for widget, css in zip(
-            self.controls.buttons.values(), ("first", "back", "forward", "last"), strict=True
-        ):
-            widget.add_class(f"replay-{css}")
+        self.make_controls(len(self.steps) - 1, self.show)
         self.turns = self._turn_starts()
         self.turn_pick = W.Dropdown(
             options=[(self._turn_label(i), i) for i in self.turns], description="回合",
@@ -154,19 +149,6 @@ class CastleReplay:
         self.show(0)
 
     # --- navigation ----------------------------------------------------------------------
-    @property
-    def index(self) -> int:
-        return self.controls.value
-
-    @property
-    def seat(self) -> int | None:
-        """The seat whose view is shown (None: 全部公开)."""
-        v = int(self.seat_pick.value)
-        return None if v == REVEAL else v
-
-    def go(self, index: int) -> None:
-        self.controls.go(index)
-
     def _turn_starts(self) -> list[int]:
         """The first step of every turn (a new ``turn_no``), after the setup step."""
         out: list[int] = []

@@ -43,10 +43,9 @@ from throne_lib.kit.log import logs_dir as kit_logs_dir
 from throne_lib.kit.ui.canvas import safe_hold
 from throne_lib.kit.ui.log_browser import LogBrowser
 from throne_lib.kit.ui.shell import fit_to_window
-from throne_lib.kit.ui.stepper import Stepper
+from throne_lib.kit.ui.stepper import REVEAL, SeatReplay
 
 ENV_LOGS = "PIN_LOGS"  # overrides the folder the play page writes and the replay lists
-REVEAL = -1  # the view choice "全部公开"
 
 
 def logs_dir() -> Path:
@@ -77,7 +76,7 @@ def load_steps(log: LogFile) -> list[Step]:
     ]
 
 
-class PinReplay:
+class PinReplay(SeatReplay):
     """A PIN match log, step by step, from one side's view or all revealed."""
 
     def __init__(self, log: LogFile | str | Path, seat: int = 0, reveal: bool = False) -> None:
@@ -87,11 +86,7 @@ class PinReplay:
             width=WIDTH, height=HEIGHT, layout=W.Layout(width=f"{WIDTH}px", height=f"{HEIGHT}px")
         )
         self.canvas.on_client_ready(lambda: self.show(self.index))
-        self.controls = Stepper(len(self.steps) - 1, self.show, slider_width="340px")
-        for widget, css in zip(
-            self.controls.buttons.values(), ("first", "back", "forward", "last"), strict=True
-        ):
-            widget.add_class(f"replay-{css}")
+        self.make_controls(len(self.steps) - 1, self.show)
         self.turns = self._turn_starts()
         self.turn_pick = W.Dropdown(
             options=[(self._turn_label(i), i) for i in self.turns], description="回合",
@@ -130,19 +125,6 @@ class PinReplay:
         self.show(0)
 
     # --- navigation ----------------------------------------------------------------------
-    @property
-    def index(self) -> int:
-        return self.controls.value
-
-    @property
-    def seat(self) -> int | None:
-        """The side whose view is shown, None for 全部公开."""
-        v = int(self.seat_pick.value)
-        return None if v == REVEAL else v
-
-    def go(self, index: int) -> None:
-        self.controls.go(index)
-
     def _turn_starts(self) -> list[int]:
         """The first step of each turn (the setup is step 0)."""
         out, last = [0], (0, 0)
