@@ -101,14 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--params", default="", help="more ISMCTS parameters, e.g. policy_prior=1:widen=0.5"
     )
+    p.add_argument("--seats", default="",
+                   help="seats per game where the game has several, e.g. castle=8")  # fmt: skip
     p.add_argument("--decision-time", action="store_true",
                    help="CPU seconds per decision at each budget (on the speed positions)")  # fmt: skip
     args = p.parse_args(argv)
+    for item in filter(None, args.seats.split(",")):
+        game, _, n = item.partition("=")
+        SEATS[game] = int(n)
     games = [g for g in args.games.split(",") if g]
     budgets = [int(b) for b in args.budgets.split(",") if b]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    print(f"# bench_ismcts {' '.join(sys.argv[1:])}; load average {os.getloadavg()}", flush=True)
+    print(f"# bench_ismcts {' '.join(sys.argv[1:])}; seats {SEATS}; "
+          f"load average {os.getloadavg()}", flush=True)  # fmt: skip
     if not args.skip_speed:
         print("game     ismcts it/s  search playouts/s  ratio  ms/iteration  "
               "iterations in 1 s", flush=True)  # fmt: skip
