@@ -180,3 +180,56 @@ def test_role_focus_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]
             "--role", "king", "-n", "1", "--backend", "serial"]  # fmt: skip
     assert throne_main(argv) == 1
     assert "king" in capsys.readouterr().err
+
+
+def test_tablemates_play_the_seats_not_rated_in_baseline_and_focus_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--tablemates`` (issue 32: a 敌军 rated among searching players): the baseline has
+    the reference in the rated seat only, every other seat of both matches is the
+    tablemates' agent with the same seeds, and the report names them."""
+    g = registry.get(TAKEAWAY.name)
+    es = [parse_entrant("random"), parse_entrant("search:iterations=4")]
+    mates = parse_entrant("random:end_weight=1")
+    specs = ladder_specs(g, es, n=3, seats=3, seed=0, tablemates=mates)
+    base = [s for s in specs if s.label == "base||"]
+    focus = [s for s in specs if s.label.startswith("focus|")]
+    assert len(base) == len(focus) == 3
+    for b, f in zip(base, focus, strict=True):
+        seat = int(f.label.split("|")[2])
+        assert b.agents[seat] == "random" and b.params[seat] == ()
+        assert f.agents[seat] == "search"
+        for q in set(range(3)) - {seat}:
+            assert b.agents[q] == f.agents[q] == "random"
+            assert b.params[q] == f.params[q] == (("end_weight", 1),)
+        assert [f.agent_seed(q) for q in range(3)] == [b.agent_seed(q) for q in range(3)]
+    # without tablemates the reference keeps every other seat (as before the option)
+    plain = ladder_specs(g, es, n=3, seats=3, seed=0)
+    assert all(p == () for s in plain for p in s.params if s.label == "base||")
+    out = tmp_path / "mates.parquet"
+    argv = ["ladder", "--game", TAKEAWAY.name, "--agents", "random,search:iterations=4",
+            "--tablemates", "random:end_weight=1", "-n", "3", "--seats", "3",
+            "--backend", "serial", "--out", str(out), "--no-progress"]  # fmt: skip
+    assert throne_main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "the other seats played by: random:end_weight=1" in printed
+    assert "vs the reference (random)" in printed
+    df = pd.read_parquet(out)  # each seat's parameters are in its row, as given
+    focus_rows = df[df["ladder"].str.startswith("focus|")]
+    for _, row in focus_rows.iterrows():
+        seat = int(str(row["ladder"]).rsplit("|", 1)[1])
+        for q in range(3):
+            want = "iterations=4" if q == seat else "end_weight=1"
+            assert row[f"seat{q}_agent_params"] == want
+    assert throne_main(["report", str(out)]) == 0
+    assert "the other seats played by: random:end_weight=1" in capsys.readouterr().out
+
+
+def test_tablemates_are_refused_where_they_mean_nothing(capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    es = [parse_entrant("random"), parse_entrant("search:iterations=4")]
+    with pytest.raises(ValueError, match="three or more seats"):
+        ladder_specs(registry.get(TAKEAWAY.name), es, n=1, seats=2, tablemates=es[0])
+    argv = ["ladder", "--game", TAKEAWAY.name, "--agents", "random,search", "--seats", "3",
+            "--tablemates", "nobody", "-n", "1", "--backend", "serial"]  # fmt: skip
+    assert throne_main(argv) == 1
+    assert "nobody" in capsys.readouterr().err

@@ -21,7 +21,10 @@ back on every backend.
   With ``--role ROLE`` the entrant takes, on each seed, the seat dealt that role (the
   game's ``{seat}_role`` column of the match as dealt; seeds without it are skipped), so
   every one of the ``n`` seeds measures that role: a per-role figure for a fifth of the
-  matches seat rotation would need at five seats.
+  matches seat rotation would need at five seats. With ``--tablemates AGENT`` the seats
+  other than the rated one are played by that agent in the baseline and in every
+  entrant's match alike (by default the reference plays them): how a seat does among
+  stronger, or weaker, players.
 
 Rows go to Parquet with a ``ladder`` column (``pair|A|B`` with A in seat 0;
 ``base||`` or ``focus|X|seat``); ``throne report FILE`` prints the ladder from them. A
@@ -76,10 +79,12 @@ def ladder_specs(
     seed: int = 0,
     setups: Sequence[Any] | None = None,
     role: str | None = None,
+    tablemates: Entrant | None = None,
 ) -> list[MatchSpec]:
     """The matches of a ladder (see the module docstring); ``n`` seeds. ``role``
     (multi-seat): the entrant takes the seat dealt that role on each seed
-    (:func:`seats_with_role`), and seeds where no seat has it are skipped."""
+    (:func:`seats_with_role`), and seeds where no seat has it are skipped.
+    ``tablemates`` (multi-seat): who plays the other seats (default: the reference)."""
     if len({e.label for e in entrants}) != len(entrants):
         raise ValueError("ladder: every entrant must be different")
     if len(entrants) < 2:
@@ -107,6 +112,8 @@ def ladder_specs(
 
     if role is not None and seats == 2:
         raise ValueError("ladder: --role is for games of three or more seats")
+    if tablemates is not None and seats == 2:
+        raise ValueError("ladder: --tablemates is for games of three or more seats")
     found = 0
     for i in range(n if role is None else SKIP_LIMIT * n):
         if found == n:
@@ -123,11 +130,11 @@ def ladder_specs(
                     add(s, (a, b), f"pair|{a.label}|{b.label}")
                     add(s, (b, a), f"pair|{b.label}|{a.label}")
         else:
-            ref = entrants[0]
-            add(s, [ref] * seats, "base||")
+            ref, mates = entrants[0], tablemates or entrants[0]
+            seat = holders[i % len(holders)] if holders else i % seats
+            add(s, [ref if q == seat else mates for q in range(seats)], "base||")
             for e in entrants[1:]:
-                seat = holders[i % len(holders)] if holders else i % seats
-                add(s, [e if q == seat else ref for q in range(seats)], f"focus|{e.label}|{seat}")
+                add(s, [e if q == seat else mates for q in range(seats)], f"focus|{e.label}|{seat}")
     if found < n:
         raise ValueError(
             f"ladder: only {found} of seeds {seed}–{seed + SKIP_LIMIT * n - 1} deal a seat "
@@ -350,12 +357,37 @@ def ladder_text(df: pd.DataFrame) -> str:
                  "", "-- pairs, seats swapped (score = wins + draws/2; Wilson 95%) --",
                  pair_results(df).to_string(index=False, float_format=f3)]  # fmt: skip
         return "\n".join(parts)
-    ref = df.loc[df["ladder"] == "base||"]
-    agents = sorted({str(a) for c in df.columns if c.endswith("_agent") for a in ref[c]})
-    parts = [head, f"-- seat win rate vs the reference ({', '.join(agents)}) in the same seat "
+    ref, mates = reference_and_tablemates(df)
+    parts = [head, f"-- seat win rate vs the reference ({', '.join(ref)}) in the same seat "
              "and seed; advantage in points, paired 95% interval --",
              focus_table(df).to_string(index=False, float_format=f3)]  # fmt: skip
+    if mates != ref:
+        parts.insert(1, f"-- the other seats played by: {', '.join(mates)} --")
     return "\n".join(parts)
+
+
+def reference_and_tablemates(df: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """Multi-seat ladder rows: the agents of the baseline's rated seats (the reference)
+    and of its other seats (the tablemates), each sorted, as the command line names them
+    (``{seat}_agent`` and, where recorded, ``{seat}_agent_params``); the rated seat is
+    the one its seed's focus rows name."""
+    agents = [c for c in df.columns if c.endswith("_agent")]
+
+    def token(row: pd.Series, column: str) -> str:
+        params = row.get(f"{column}_params")
+        return f"{row[column]}:{params}" if isinstance(params, str) and params else str(row[column])
+
+    rated = {
+        int(r["seed"]): int(str(r["ladder"]).rsplit("|", 1)[1])
+        for _, r in df[df["ladder"].str.startswith("focus|")].iterrows()
+    }
+    ref: set[str] = set()
+    mates: set[str] = set()
+    for _, row in df[df["ladder"] == "base||"].iterrows():
+        seat = rated.get(int(row["seed"]))
+        for q, c in enumerate(agents):
+            (ref if q == seat or seat is None else mates).add(token(row, c))
+    return sorted(ref), sorted(mates or ref)
 
 
 # --- command line -----------------------------------------------------------------------
@@ -367,6 +399,8 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--game", default=registry.DEFAULT_GAME)
     p.add_argument("--agents", required=True, help="comma-separated: name or name:key=value…")
     p.add_argument("--reference", default=None, help="multi-seat: the reference (default first)")
+    p.add_argument("--tablemates", default=None,
+                   help="multi-seat: who plays the seats not rated (default the reference)")  # fmt: skip
     p.add_argument("-n", "--seeds", type=int, default=20, help="seeds (per pair)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seats", type=int, default=None, help="default: the game's minimum")
@@ -389,10 +423,12 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
         if args.reference:
             ref = parse_entrant(args.reference)
             entrants = [ref, *[e for e in entrants if e.label != ref.label]]
-        for e in entrants:  # an unknown name or parameter, before an hour of matches
+        mates = parse_entrant(args.tablemates) if args.tablemates else None
+        for e in [*entrants, *([mates] if mates else [])]:  # before an hour of matches
             check_agent(e.label, game.name)
         seats = args.seats or game.seats[0]
-        specs = ladder_specs(game, entrants, args.seeds, seats, args.seed, role=args.role)
+        specs = ladder_specs(game, entrants, args.seeds, seats, args.seed, role=args.role,
+                             tablemates=mates)  # fmt: skip
         book = journal_path(args.out)
         df = run_ladder(specs, workers=args.workers, backend=args.backend,
                         scheduler=args.scheduler, progress=not args.no_progress,
