@@ -67,16 +67,19 @@ class GoofApp(W.VBox):
     def open_replay(self) -> None:
         """After the end: the kit's replay of this match, from your seat (甲)."""
         if self.match.is_over:
-            log = match_log(self.match, [AgentInfo("human"), AgentInfo("random", self.seed)])
+            log = match_log(self.match, self.agents())
             self.replay = ObservationReplay(log, "goofspiel", seat=0)
             self.replay_box.children = [self.replay.widget]
+
+    def agents(self) -> list[AgentInfo]:
+        """Who plays, as the log names them: you (甲) and the seeded random agent (乙)."""
+        return [AgentInfo("human"), AgentInfo("random", self.seed)]
 
     def _apply(self, action: Any) -> None:
         if self.log_dir is not None and self.recorder is None:  # logged from its first bid
             self.log_dir.mkdir(parents=True, exist_ok=True)
             self.log_path = log_path(self.log_dir, self.match)
-            agents = [AgentInfo("human"), AgentInfo("random", self.seed)]
-            self.recorder = MatchRecorder(self.match, self.log_path, agents)
+            self.recorder = MatchRecorder(self.match, self.log_path, self.agents())
         if self.recorder is not None:
             self.recorder.apply(action)
         else:

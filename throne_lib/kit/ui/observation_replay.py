@@ -5,7 +5,7 @@ reviewed step by step.
 :class:`ObservationReplay` checks a log as ``throne replay --check`` does and shows, at
 every step, a seat's ``observation(seat)`` — what that seat could see at that point, as a
 table, the entries that changed since the previous step marked — or every seat's view at
-once (全部公开, the reviewer's). Another seat's action is named only as 「座位 K 行动」 in a
+once (全部公开, the reviewer's). Another seat's action is named only as 「座位 0（甲）行动」 in a
 seat's view: the kit cannot know which actions a game shows (a secret bid is one), so
 it shows none; what the action made visible is in the observation. The logged events
 are the reviewer's only, for the same reason. :class:`ObservationLogBrowser` is the kit's

@@ -30,6 +30,7 @@ from ipycanvas import Canvas
 from throne_lib.games.castle.match import CastleMatch
 from throne_lib.games.castle.ui.table import H, draw_table
 from throne_lib.games.castle.ui.table import W as WIDTH
+from throne_lib.kit import registry
 from throne_lib.kit.log import (
     AgentInfo,
     LogError,
@@ -62,13 +63,11 @@ class Step:
     log_from: int
 
 
-GAME_ZH = {"castle": "城堡之心", "cities": "城池战"}  # the games played on the round table
-
-
 def load_steps(log: LogFile, game: str = "castle") -> list[Step]:
     """Replay a ``game`` log (checking every hash and event) and keep every position."""
     if log.game != game:
-        raise LogError(log.path, 1, f"a {log.game} log, not a {GAME_ZH[game]} ({game}) log")
+        title = registry.get(game).title
+        raise LogError(log.path, 1, f"a {log.game} log, not a {title} ({game}) log")
     steps: list[Step] = []
     before = 0
     for rec, match in iter_replay(log, check=True):
