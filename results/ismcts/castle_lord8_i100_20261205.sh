@@ -1,7 +1,7 @@
 #!/bin/sh
 # 城堡之心: the 城主 at 8 seats (城主, four 敌军, two 援军, 中立) at the largest budget that
 # keeps a decision within the 1 s at 8 seats: 100 iterations (0.74 s at 80, 1.07 s
-# at 120, mean of 6 positions; decision_time_castle78_20261205.txt). At 40 iterations it
+# at 120, mean of 6 positions; decision_time_castle478_20261205.txt). At 40 iterations it
 # was +9.0 points (+4.0 ... +14.0, seeds 52400-52599), just short of the target.
 # 200 paired seeds never used before (55000-55199), against the scripted agent in the
 # same seat on the same seeds.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # 城堡之心: the 援军 at 8 seats (城主, four 敌军, two 援军, 中立) at the largest budget that
 # keeps a decision within the 1 s at 8 seats: 100 iterations (0.74 s at 80, 1.07 s
-# at 120, mean of 6 positions; decision_time_castle78_20261205.txt). Not measured at 8
+# at 120, mean of 6 positions; decision_time_castle478_20261205.txt). Not measured at 8
 # seats before; the 城主 there was +9.0 points at 40 iterations (seeds 52400-52599).
 # 200 paired seeds never used before (55400-55599), against the scripted agent in the
 # same seat on the same seeds.
