@@ -197,15 +197,14 @@ def test_tablemates_play_the_seats_not_rated_in_baseline_and_focus_alike(
     assert len(base) == len(focus) == 3
     for b, f in zip(base, focus, strict=True):
         seat = int(f.label.split("|")[2])
-        assert b.agents[seat] == "random" and b.params[seat] == ()
-        assert f.agents[seat] == "search"
+        assert b.agent_label(seat) == "random"
+        assert f.agent_label(seat) == "search:iterations=4"
         for q in set(range(3)) - {seat}:
-            assert b.agents[q] == f.agents[q] == "random"
-            assert b.params[q] == f.params[q] == (("end_weight", 1),)
+            assert b.agent_label(q) == f.agent_label(q) == "random:end_weight=1"
         assert [f.agent_seed(q) for q in range(3)] == [b.agent_seed(q) for q in range(3)]
     # without tablemates the reference keeps every other seat (as before the option)
     plain = ladder_specs(g, es, n=3, seats=3, seed=0)
-    assert all(p == () for s in plain for p in s.params if s.label == "base||")
+    assert all(s.agent_label(q) == "random" for s in plain if s.label == "base||" for q in range(3))
     out = tmp_path / "mates.parquet"
     argv = ["ladder", "--game", TAKEAWAY.name, "--agents", "random,search:iterations=4",
             "--tablemates", "random:end_weight=1", "-n", "3", "--seats", "3",
@@ -214,13 +213,13 @@ def test_tablemates_play_the_seats_not_rated_in_baseline_and_focus_alike(
     printed = capsys.readouterr().out
     assert "the other seats played by: random:end_weight=1" in printed
     assert "vs the reference (random)" in printed
-    df = pd.read_parquet(out)  # each seat's parameters are in its row, as given
+    df = pd.read_parquet(out)  # each seat's agent is in its row as given, with its parameters
     focus_rows = df[df["ladder"].str.startswith("focus|")]
     for _, row in focus_rows.iterrows():
         seat = int(str(row["ladder"]).rsplit("|", 1)[1])
         for q in range(3):
-            want = "iterations=4" if q == seat else "end_weight=1"
-            assert row[f"seat{q}_agent_params"] == want
+            want = "search:iterations=4" if q == seat else "random:end_weight=1"
+            assert row[f"seat{q}_agent"] == want
     assert throne_main(["report", str(out)]) == 0
     assert "the other seats played by: random:end_weight=1" in capsys.readouterr().out
 

@@ -369,14 +369,8 @@ def ladder_text(df: pd.DataFrame) -> str:
 def reference_and_tablemates(df: pd.DataFrame) -> tuple[list[str], list[str]]:
     """Multi-seat ladder rows: the agents of the baseline's rated seats (the reference)
     and of its other seats (the tablemates), each sorted, as the command line names them
-    (``{seat}_agent`` and, where recorded, ``{seat}_agent_params``); the rated seat is
-    the one its seed's focus rows name."""
+    (``{seat}_agent``); the rated seat is the one its seed's focus rows name."""
     agents = [c for c in df.columns if c.endswith("_agent")]
-
-    def token(row: pd.Series, column: str) -> str:
-        params = row.get(f"{column}_params")
-        return f"{row[column]}:{params}" if isinstance(params, str) and params else str(row[column])
-
     rated = {
         int(r["seed"]): int(str(r["ladder"]).rsplit("|", 1)[1])
         for _, r in df[df["ladder"].str.startswith("focus|")].iterrows()
@@ -386,7 +380,7 @@ def reference_and_tablemates(df: pd.DataFrame) -> tuple[list[str], list[str]]:
     for _, row in df[df["ladder"] == "base||"].iterrows():
         seat = rated.get(int(row["seed"]))
         for q, c in enumerate(agents):
-            (ref if q == seat or seat is None else mates).add(token(row, c))
+            (ref if q == seat or seat is None else mates).add(str(row[c]))
     return sorted(ref), sorted(mates or ref)
 
 

@@ -11,7 +11,7 @@ same specs give the same rows on every backend.
 
 Rows: the kit writes ``match, label, seed, game, winner, actions`` (``winner``: the
 game's label of the winner, ``Game.winner``) and per seat
-``{seat}_agent, {seat}_agent_params, {seat}_agent_seed, {seat}_return, {seat}_setup``; a game with
+``{seat}_agent, {seat}_agent_seed, {seat}_return, {seat}_setup``; a game with
 :class:`SimHooks` (``Game.sim_hooks``) writes its own row instead (Throne: generals,
 races, throne HP, cards drawn and played …).
 
@@ -77,10 +77,11 @@ class MatchSpec:
     def agent_params(self, seat: int) -> dict[str, Any]:
         return dict(self.params[seat]) if seat < len(self.params) else {}
 
-    def agent_params_text(self, seat: int) -> str:
-        """The seat's agent parameters as the command line gives them (``iterations=40``,
-        ``:`` between two; empty for none): the ``{seat}_agent_params`` result column."""
-        return ":".join(f"{k}={v}" for k, v in self.agent_params(seat).items())
+    def agent_label(self, seat: int) -> str:
+        """The seat's agent as the command line names it, parameters and all
+        (``ismcts:iterations=40``): the result row's ``{seat}_agent``."""
+        params = self.agent_params(seat)
+        return ":".join([self.agents[seat], *(f"{k}={v}" for k, v in params.items())])
 
 
 @runtime_checkable
@@ -220,8 +221,7 @@ def base_row(game: registry.Game, spec: MatchSpec, match: Any) -> dict[str, Any]
     }
     for seat in range(spec.seats):
         name = game.seat_name(seat)
-        row[f"{name}_agent"] = spec.agents[seat]
-        row[f"{name}_agent_params"] = spec.agent_params_text(seat)
+        row[f"{name}_agent"] = spec.agent_label(seat)
         row[f"{name}_agent_seed"] = spec.agent_seed(seat)
         row[f"{name}_return"] = float(r[seat])
         row[f"{name}_setup"] = str(spec.setups[seat])

@@ -194,8 +194,7 @@ class ThroneSimHooks(KitSimHooks):
             s = match.state.sides[side]
             row[f"{name}_general"] = setup.general
             row[f"{name}_race"] = db[setup.general].race
-            row[f"{name}_agent"] = spec.agents[side]
-            row[f"{name}_agent_params"] = spec.agent_params_text(side)
+            row[f"{name}_agent"] = spec.agent_label(side)
             row[f"{name}_agent_seed"] = spec.agent_seed(side)
             row[f"{name}_throne_hp"] = match.throne_hp(side)
             for stat in STATS:
