@@ -63,11 +63,6 @@ class ObservationBoard:
             line = "轮到你行动"
         else:
             line = f"等待{g.seat_label(m.current_seat)}行动"
-        self.status.value = (
-            f"<div class='observation-state' data-seq='{s.seq}' data-over='{int(m.is_over)}' "
-            f"data-mine='{int(s.my_turn())}' style='padding:4px 0;font-size:15px'>"
-            f"<b>{html.escape(line)}</b></div>"
-        )
         buttons = []
         for action in s.legal():
             button = W.Button(description=s.codec.action_text(m, action))
@@ -77,6 +72,13 @@ class ObservationBoard:
         self.actions.children = buttons
         who = "旁观" if s.spectator else g.seat_label(s.seat)
         self.view.value = f"<b>{html.escape(who)} 看到的</b>" + observation_table(obs, self._before)
+        # the state line last: a page (or a test) that reads step N there finds the view
+        # and the buttons of step N drawn, as the widget updates arrive in order
+        self.status.value = (
+            f"<div class='observation-state' data-seq='{s.seq}' data-over='{int(m.is_over)}' "
+            f"data-mine='{int(s.my_turn())}' style='padding:4px 0;font-size:15px'>"
+            f"<b>{html.escape(line)}</b></div>"
+        )
 
     def play(self, action: Any) -> None:
         self.page.submit(action)
