@@ -8,7 +8,7 @@ preheated pool kernel) on a copy of the page's notebook with a first cell that r
 in the kernel, the wall-clock time (``time.time()``) of every comm message received
 (before and after its handler) and of every message the kernel sends. The server's
 kernel websocket connection is a probe subclass of voila.json's
-(``throne_serving.NoDelayConnection``; ``--nagle``: jupyter_server's own, Nagle's
+(``throne_serving.KernelConnection``; ``--nagle``: jupyter_server's own, Nagle's
 algorithm on) that records when each message arrives from the page and from the kernel
 and when its frame is written. The page gets an init script that records the wall-clock
 time (``performance.timeOrigin + performance.now()``) of the mouse events, every
@@ -102,9 +102,9 @@ SERVER_PROBE = r"""import json, os, re, time
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
-from throne_serving import NoDelayConnection
+from throne_serving import KernelConnection
 
-BASE = NoDelayConnection if os.environ.get("TP_HOPS_NAGLE") != "1" else ZMQChannelsWebsocketConnection
+BASE = KernelConnection if os.environ.get("TP_HOPS_NAGLE") != "1" else ZMQChannelsWebsocketConnection
 OUT = open(os.environ["TP_HOPS_SERVER_LOG"], "a", buffering=1)
 MSG_ID = re.compile(rb'"msg_id":\s*"([^"]+)"')
 

@@ -4,7 +4,7 @@ jupyter_server's kernel websocket leaves Nagle's algorithm on: Tornado's HTTP/1
 connection turns ``TCP_NODELAY`` off when the upgrade response is finished, so a click's
 second reply frame waited for the browser's delayed ACK (40 ms on Linux;
 ``benchmarks/ui_latency_hops.py``). voila.json names
-:class:`throne_serving.NoDelayConnection`, which turns it back on.
+:class:`throne_serving.KernelConnection`, which turns it back on.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tornado.httpserver import HTTPServer
 from tornado.web import Application
 from tornado.websocket import WebSocketHandler, websocket_connect
 
-from throne_serving import NoDelayConnection
+from throne_serving import KernelConnection
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,13 +92,13 @@ def no_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_jupyter_servers_own_connection_leaves_nagle_on() -> None:
     """The upstream cause: without our class the kernel websocket has Nagle on (if this
     fails, Tornado or jupyter_server now set TCP_NODELAY themselves and
-    NoDelayConnection can go)."""
+    KernelConnection can go)."""
     assert nodelay_after_open(ZMQChannelsWebsocketConnection) == 0
 
 
 @pytest.mark.usefixtures("no_kernel")
 def test_no_delay_connection_sets_tcp_nodelay() -> None:
-    assert nodelay_after_open(NoDelayConnection) != 0
+    assert nodelay_after_open(KernelConnection) != 0
 
 
 def test_voila_json_names_the_connection_class() -> None:
@@ -108,9 +108,9 @@ def test_voila_json_names_the_connection_class() -> None:
     from voila.app import Voila
 
     config = JSONFileConfigLoader("voila.json", path=str(ROOT)).load_config()
-    assert config.Voila.kernel_websocket_connection_class == "throne_serving.NoDelayConnection"
+    assert config.Voila.kernel_websocket_connection_class == "throne_serving.KernelConnection"
     app = Voila(config=config)
-    assert app.kernel_websocket_connection_class is NoDelayConnection
+    assert app.kernel_websocket_connection_class is KernelConnection
     assert json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))["Voila"]
 
 
@@ -139,4 +139,79 @@ def test_binder_server_uses_it_too(tmp_path: Path) -> None:
 
     config = JSONFileConfigLoader("jupyter_server_config.json", path=first).load_config()
     app = ServerApp(config=config, runtime_dir=str(tmp_path), config_dir=str(tmp_path))
-    assert app.kernel_websocket_connection_class is NoDelayConnection
+    assert app.kernel_websocket_connection_class is KernelConnection
+
+
+# Issue 37: Voilà's handler relays only the v1 framing (throne_serving's module doc).
+V1 = "v1.kernel.websocket.jupyter.org"
+
+
+def handshake(handler_class: type, protocols: str | None) -> Any:
+    """A kernel websocket handler of that class as the handshake left it: only its
+    request's headers are read before the connection's own ``prepare``."""
+    from tornado.httputil import HTTPHeaders
+
+    handler = handler_class.__new__(handler_class)
+    headers = HTTPHeaders({"Sec-WebSocket-Protocol": protocols} if protocols is not None else {})
+    handler.request = type("Request", (), {"headers": headers})()
+    return handler
+
+
+@pytest.fixture
+def prepared(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """jupyter_server's own prepare (the kernel's session) records its handler instead."""
+    calls: list[Any] = []
+
+    async def record(self: ZMQChannelsWebsocketConnection) -> None:
+        calls.append(self.websocket_handler)
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "prepare", record)
+    return calls
+
+
+def prepare(handler: Any, **config: Any) -> None:
+    asyncio.run(KernelConnection(websocket_handler=handler, **config).prepare())
+
+
+@pytest.mark.parametrize("protocols", [None, "", "kernel.websocket.jupyter.org", " v2.other"])
+def test_voila_refuses_a_kernel_websocket_without_the_v1_framing(
+    prepared: list[Any], protocols: str | None
+) -> None:
+    from tornado.web import HTTPError
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    with pytest.raises(HTTPError) as refused:
+        prepare(handshake(VoilaKernelWebsocketHandler, protocols))
+    assert refused.value.status_code == 400
+    assert V1 in (refused.value.reason or "")
+    assert prepared == []  # no session registered, no kernel_info asked
+
+
+@pytest.mark.parametrize("protocols", [V1, f"other, {V1}"])
+def test_voila_takes_a_kernel_websocket_that_asks_for_v1(
+    prepared: list[Any], protocols: str
+) -> None:
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    handler = handshake(VoilaKernelWebsocketHandler, protocols)
+    prepare(handler)
+    assert prepared == [handler]
+
+
+def test_voila_refuses_v1_when_configured_for_the_legacy_framing(prepared: list[Any]) -> None:
+    """``kernel_ws_protocol = ""`` makes jupyter_server pick the legacy framing even when
+    v1 is offered: Voilà's handler would freeze on it too."""
+    from tornado.web import HTTPError
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    with pytest.raises(HTTPError):
+        prepare(handshake(VoilaKernelWebsocketHandler, V1), kernel_ws_protocol="")
+    assert prepared == []
+
+
+def test_jupyter_servers_own_handler_keeps_the_legacy_framing(prepared: list[Any]) -> None:
+    """Binder's ``jupyter server`` relays with jupyter_server's handler, which reads both
+    framings: nothing refused there."""
+    handler = handshake(KernelWebsocketHandler, None)
+    prepare(handler)
+    assert prepared == [handler]

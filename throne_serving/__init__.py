@@ -1,5 +1,6 @@
 """Code the dashboards' server process imports: the kernel websocket without Nagle's
-algorithm (issue 17: click -> highlight).
+algorithm (issue 17: click -> highlight), and only in the framing Voilà's server can
+relay (issue 37: a playtest's server shared with other people).
 
 A package of its own, beside ``throne_lib``: importing ``throne_lib`` loads the engine
 and pandas (0.7 s and 80 MB in the Voilà server, which never plays a match); this
@@ -18,13 +19,24 @@ update reached the page 44.5 ms (median) after the kernel sent it, of a 62.5 ms
 click -> highlight; the kernel's own work is under 1 ms on the floor page. With
 ``TCP_NODELAY`` the same hop takes 4 ms.
 
-:class:`NoDelayConnection` is jupyter_server's own connection class that sets
+:class:`KernelConnection` is jupyter_server's own connection class that sets
 ``TCP_NODELAY`` on the websocket once it is open (Tornado's documented remedy:
 ``WebSocketHandler.set_nodelay``). ``voila.json`` names it
 (``Voila.kernel_websocket_connection_class``), for every ``voila`` started from the
 repository root (``dev.py serve``, the browser tests, ``benchmarks/bench_ui.py``).
 Tested by ``tests/test_ui_websocket.py``, which also checks that jupyter_server still
-leaves Nagle on (when it no longer does, this class can go).
+leaves Nagle on (when it no longer does, that part can go).
+
+It also refuses, on Voilà's server, a kernel websocket that does not ask for the
+``v1.kernel.websocket.jupyter.org`` framing (every page's script asks for it, as
+JupyterLab's does). Voilà's handler (``VoilaKernelWebsocketHandler.write_message``)
+reads every binary message it relays in that framing, to drop ``execute_input``; given
+a message with buffers (an ipycanvas drawing) in the older framing, it reads a count of
+billions from the first eight bytes and loops on it, holding the server's only thread:
+every page of every playtest stops until the server is killed. Found by
+``benchmarks/join_at_once.py``'s first protocol clients (Voilà 0.5.8). The refusal is an
+HTTP 400 that names the framing, before the upgrade. ``jupyter server`` (Binder) relays
+with its own handler, which reads both framings: nothing is refused there.
 
 Importing the package also builds the pages' script bundles when the installed front end
 changed (:mod:`throne_serving.bundles`) when Voilà imports it (at the server's start,
@@ -38,8 +50,10 @@ import asyncio
 import logging
 import os
 import sys
+from typing import Any
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from tornado import web
 
 LOG = logging.getLogger("throne.websocket")
 
@@ -49,10 +63,39 @@ if "voila.app" in sys.modules and os.environ.get("THRONE_BUNDLES", "1") != "0":
     ensure_built()
 
 
-class NoDelayConnection(ZMQChannelsWebsocketConnection):
-    """jupyter_server's kernel websocket connection with ``TCP_NODELAY`` on its socket:
-    each kernel message reaches the browser when it is written, not after the browser's
-    delayed acknowledgement of the previous one."""
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+
+
+def offered_protocols(handler: Any) -> list[str]:
+    """The websocket subprotocols the client's handshake asks for."""
+    header = handler.request.headers.get("Sec-WebSocket-Protocol", "")
+    return [p.strip() for p in header.split(",") if p.strip()]
+
+
+def relayed_by_voila(handler: Any) -> bool:
+    """The handler is Voilà's, which reads the v1 framing only (see the module doc)."""
+    return any(c.__module__.startswith("voila.") for c in type(handler).__mro__)
+
+
+class KernelConnection(ZMQChannelsWebsocketConnection):
+    """jupyter_server's kernel websocket connection with ``TCP_NODELAY`` on its socket
+    (each kernel message reaches the browser when it is written, not after the browser's
+    delayed acknowledgement of the previous one), refused on Voilà's server unless it
+    will speak the v1 framing."""
+
+    async def prepare(self) -> None:
+        handler = self.websocket_handler
+        selected = V1_PROTOCOL if self.kernel_ws_protocol in (None, V1_PROTOCOL) else None
+        if relayed_by_voila(handler) and (
+            selected is None or selected not in offered_protocols(handler)
+        ):
+            self.log.warning("refused a kernel websocket without the %s framing", V1_PROTOCOL)
+            raise web.HTTPError(
+                400,
+                reason=f"this server relays kernel messages only in the {V1_PROTOCOL} "
+                "framing (Sec-WebSocket-Protocol); the page's own script asks for it",
+            )
+        await super().prepare()
 
     # The signature of ZMQChannelsWebsocketConnection.connect, which itself differs from
     # its base's (a coroutine there).

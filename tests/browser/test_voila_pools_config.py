@@ -49,7 +49,7 @@ def test_pools_reach_voila_without_a_deprecation_warning(tmp_path: Path) -> None
     assert cfg.VoilaKernelManager.fill_delay == root["VoilaKernelManager"]["fill_delay"]
     assert cfg.VoilaConfiguration.template == root["VoilaConfiguration"]["template"] == "throne"
     assert cfg.VoilaConfiguration.preheat_kernel is True
-    assert cfg.Voila.kernel_websocket_connection_class == "throne_serving.NoDelayConnection"
+    assert cfg.Voila.kernel_websocket_connection_class == "throne_serving.KernelConnection"
 
 
 def test_a_dict_literal_is_what_traitlets_deprecates() -> None:
