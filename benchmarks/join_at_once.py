@@ -1,7 +1,7 @@
 """Five people open their seat links of one playtest in the same second (issue 37, item 5).
 
     nice .venv/bin/python benchmarks/join_at_once.py [--rounds 4] [--seats 5] [--game castle]
-        [--label after] [--compare] [--fill-delay S] [--before CHECKOUT]
+        [--label after] [--compare] [--fill-delay S] [--before CHECKOUT] [--browsers K]
 
 Serves ``notebooks/`` the way ``python3 dev.py serve`` does (tree mode, ``voila.json`` from
 the repository root, the ``throne`` template), with the playtest store in a temporary
@@ -35,6 +35,13 @@ the first widget view, interactive; the websocket's frames and bytes until then;
 page's renderer main-thread time (CDP ``Performance.getMetrics``); the CPU seconds over
 the round of chromium's processes, Playwright, Voilà and the kernels.
 
+``--browsers K`` opens only K of the links in Chromium (seats moving round by round) and
+the others as pages whose browsers run on their people's own computers: the server's
+part of such a page, driven over HTTP and the kernel websocket as the page's script
+drives it (``protocol_seat``), with no browser on this machine. Five people at a
+playtest bring five computers; five Chromiums on the server's two cores measure the
+server's machine drawing every person's page as well as serving it.
+
 Prints one line per round and a summary; appends one JSON line per page to
 ``results/join_at_once/<label>.jsonl`` (the command, the round, seat, seconds, load).
 Asserts nothing: the figures depend on the machine's load.
@@ -44,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -385,7 +393,7 @@ async def open_seat(
         " return [n.responseEnd, n.loadEventEnd]; })()"
     )
     row: dict[str, Any] = {
-        "seat": seat, "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
+        "seat": seat, "client": "browser", "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
         "loaded_s": round(nav[1] / 1000, 3), "context": context, "page": page,
         "page_errors": errors,
     }  # fmt: skip
@@ -435,6 +443,146 @@ async def open_seat(
     return row
 
 
+CONFIG_DATA = re.compile(r'<script id="jupyter-config-data"[^>]*>(.*?)</script>', re.S)
+# the page's own files (scripts and styles), as its HTML names them
+ASSETS = re.compile(r'(?:src|href)="(/[^"]+?\.(?:js|css)(?:\?[^"]*)?)"')
+
+
+def fetch_text(url: str, headers: dict[str, str] | None = None) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}),
+                                timeout=300) as response:  # fmt: skip
+        body: bytes = response.read()
+    return body.decode("utf-8", errors="replace")
+
+
+# The kernel websocket's framing the browser page asks for (JupyterLab's services do):
+# Voilà's own handler reads every binary message it sends as this framing, so a client
+# of the older one freezes the server at the first message with buffers (an ipycanvas
+# drawing): ``voila/handler/kernel_websocket_handler.py``'s ``read_header_from_binary_message``
+# reads a count of billions from the old framing's first bytes and loops on it.
+KERNEL_WS_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+
+
+def kernel_message(
+    msg_type: str, content: dict[str, Any], session: str, metadata: dict[str, Any] | None = None
+) -> bytes:
+    """A shell message as the page's widget manager sends it over the kernel websocket
+    (the v1 framing: Jupyter Server's ``serialize_msg_to_ws_v1``)."""
+    import uuid
+
+    from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
+
+    header = {"msg_id": uuid.uuid4().hex, "username": "benchmark", "session": session,
+              "msg_type": msg_type, "version": "5.3", "date": time.strftime("%Y-%m-%dT%H:%M:%SZ")}  # fmt: skip
+    parts = [header, {}, metadata or {}, content]
+    frame: bytes = serialize_msg_to_ws_v1([json.dumps(p).encode() for p in parts], "shell")
+    return frame
+
+
+def decode_frame(frame: str | bytes) -> dict[str, Any]:
+    """A kernel websocket frame in the v1 framing: the channel, then header, parent
+    header, metadata and content as JSON, then the buffers (not needed here)."""
+    from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1
+
+    if isinstance(frame, str):
+        raise RuntimeError(f"a text frame on a {KERNEL_WS_PROTOCOL} websocket: {frame[:80]}")
+    channel, parts = deserialize_msg_from_ws_v1(frame)
+    header, parent, metadata, content = (json.loads(p) for p in parts[:4])
+    return {"channel": channel, "header": header, "parent_header": parent,
+            "metadata": metadata, "content": content, "msg_type": header.get("msg_type")}  # fmt: skip
+
+
+def seat_drawn(states: dict[str, Any], seat: int, status: str) -> bool:
+    """The widget states hold what the browser test waits for: the seat's bar
+    (``.playtest-state[data-seat=K]``) and the game's status line (its CSS class)."""
+    values = [str(m.get("state", {}).get("value", "")) for m in states.values()]
+    classes = [c for m in states.values() for c in m.get("state", {}).get("_dom_classes", [])]
+    bar = any("playtest-state" in v and f"data-seat='{seat}'" in v for v in values)
+    return bar and status.lstrip(".") in classes
+
+
+async def protocol_seat(url: str, seat: int, status: str, t0: float) -> dict[str, Any]:
+    """``--browsers K``: a person whose browser runs on their own computer. Only the
+    server's part runs here, as the page's script asks for it: the HTML (the pool kernel
+    takes its visitor and builds the page), the scripts and styles the HTML names, the
+    kernel websocket, the widget states (the widget manager's ``request_states`` on
+    ``jupyter.widget.control``) and each canvas's ``client_ready``. Interactive: when
+    the states hold the seat's bar and the status line, what the browser page waits
+    for. Not here: the extensions' files a page's script loads later (revalidated, ~0.3
+    kB each), the browser's own work."""
+    import uuid
+
+    import websockets
+
+    origin = url.split("/voila/")[0]
+    page = await asyncio.to_thread(fetch_text, url)
+    html_s = time.perf_counter() - t0
+    assets = sorted(set(ASSETS.findall(page)))
+    await asyncio.gather(*(asyncio.to_thread(fetch_text, origin + a) for a in assets))
+    found = CONFIG_DATA.search(page)
+    if found is None:
+        raise RuntimeError(f"seat {seat}: no jupyter-config-data in the page")
+    kernel = json.loads(found.group(1))["kernelId"]
+    session = uuid.uuid4().hex
+    ws_url = f"ws{origin[4:]}/api/kernels/{kernel}/channels?session_id={session}"
+    # open while the page is, as a tab keeps it (close_protocol_seat closes it)
+    ws = await websockets.connect(
+        ws_url,
+        max_size=None,
+        open_timeout=300,
+        subprotocols=[KERNEL_WS_PROTOCOL],  # type: ignore[list-item]
+    )
+    ws_s = time.perf_counter() - t0
+    # ipywidgets' control comm, as @jupyter-widgets/base 6 opens it, then its request
+    control = uuid.uuid4().hex
+    opening = {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}}
+    await ws.send(kernel_message("comm_open", opening, session, {"version": "1.0.0"}))
+    request = {"comm_id": control, "data": {"method": "request_states"}}
+    await ws.send(kernel_message("comm_msg", request, session))
+    frames = 0
+    while True:
+        msg = decode_frame(await ws.recv())
+        frames += 1
+        data = msg.get("content", {}).get("data", {})
+        if msg.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
+            break
+    states: dict[str, Any] = data["states"]
+    states_s = time.perf_counter() - t0
+    for model_id, model in states.items():  # ipycanvas' views say they are ready
+        if model.get("model_name") == "CanvasModel":
+            ready = {"comm_id": model_id,
+                     "data": {"method": "custom", "content": {"event": "client_ready"}}}  # fmt: skip
+            await ws.send(kernel_message("comm_msg", ready, session))
+    if not seat_drawn(states, seat, status):
+        raise RuntimeError(f"seat {seat}: the widget states lack its bar or {status}")
+    tti = time.perf_counter() - t0
+    return {"seat": seat, "client": "protocol", "interactive_s": round(tti, 3),
+            "html_s": round(html_s, 3), "loaded_s": round(ws_s, 3),
+            "states_s": round(states_s, 3), "assets": len(assets), "ws_frames": frames,
+            "widgets": len(states), "kernel_id": kernel, "origin": origin, "ws": ws}  # fmt: skip
+
+
+async def close_protocol_seat(row: dict[str, Any]) -> None:
+    """The page's ``pagehide``: Voilà's shutdown of its kernel (the form's ``_xsrf`` equal
+    to the cookie's, as ``throne_lib.ui.demo``'s script sends it with ``sendBeacon``)."""
+    import urllib.request
+
+    origin, kernel, ws = row.pop("origin"), row["kernel_id"], row.pop("ws")
+    token = os.urandom(16).hex()
+    req = urllib.request.Request(f"{origin}/voila/api/shutdown/{kernel}",
+                                 data=urlencode({"_xsrf": token}).encode(),
+                                 headers={"Cookie": f"_xsrf={token}"})  # fmt: skip
+
+    def send() -> None:  # a beacon: the page does not wait for the answer
+        with contextlib.suppress(OSError):  # a timeout too: Voilà may answer much later
+            urllib.request.urlopen(req, timeout=10).read()
+
+    await asyncio.to_thread(send)
+    await ws.close()
+
+
 def profile_summary(prof: dict[str, Any], top: int = 12) -> dict[str, Any]:
     """A V8 CPU profile's self time (s) by kind — ``(program)`` (the browser's native work:
     parsing, compiling, style, layout, paint), ``(garbage collector)``, ``(idle)`` — by
@@ -482,15 +630,22 @@ async def one_round(
     ]
     if args.html_only:
         return await html_only(args, server, links, r, name)
+    # --browsers K: K seats (moving round by round) in Chromium, the others' browsers elsewhere
+    k = args.seats if args.browsers is None else args.browsers
+    in_browser = {(r - 1 + i) % args.seats for i in range(k)}
     taken0 = server.count(TAKEN)
     before = load()
     contexts: list[Any] = [None] * len(links)
     if not args.contexts_at_once:  # the people's browsers are running: only the tab is new
-        contexts = list(await asyncio.gather(*(new_context(browser) for _ in links)))
+        contexts = list(await asyncio.gather(
+            *(new_context(browser) if s in in_browser else asyncio.sleep(0)
+              for s in range(len(links)))))  # fmt: skip
     if args.warm_visits:  # people who opened the page before: the browser's caches are warm
         status = STATUS[args.game]
         for _ in range(args.warm_visits):
             for (s, u), c in zip(enumerate(links), contexts, strict=True):
+                if s not in in_browser:
+                    continue
                 row = await open_seat(browser, u, s, status, time.perf_counter(), False, c)
                 await close_seat(row, keep_context=True)
         server.wait_warm(server.warm)  # the pools refilled before the moment
@@ -501,6 +656,7 @@ async def one_round(
     epoch0 = time.time()
     got = await asyncio.gather(
         *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline, c, args.profile)
+          if s in in_browser else protocol_seat(u, s, STATUS[args.game], t0)
           for (s, u), c in zip(enumerate(links), contexts, strict=True))
     )  # fmt: skip
     after = load()
@@ -511,12 +667,16 @@ async def one_round(
         kernels = kernel_timeline(server, epoch0)
         for g in got:
             g["kernel"] = kernels.get(g.get("kernel_id", ""), {})
-        print_timeline(got, cpu, time.perf_counter() - t0)
+        print_timeline([g for g in got if "timeline" in g], cpu, time.perf_counter() - t0)
     preheated = server.count(TAKEN) - taken0
-    await asyncio.gather(*(close_seat(g) for g in got))
+    await asyncio.gather(
+        *(close_seat(g) if g["client"] == "browser" else close_protocol_seat(g) for g in got)
+    )
     times = [g["interactive_s"] for g in got]
-    print(
-        f"round {r} {name:>9}: interactive " + " ".join(f"{t:5.2f}" for t in times)
+    print(  # a page whose browser is elsewhere marked p
+        f"round {r} {name:>9}: interactive "
+        + " ".join(f"{g['interactive_s']:5.2f}{'p' if g['client'] != 'browser' else ''}"
+                   for g in got)
         + f" s (max {max(times):.2f}); HTML complete "
         + " ".join(f"{g['html_s']:.2f}" for g in got)
         + " s; scripts loaded "
@@ -558,7 +718,7 @@ async def html_only(
           + " s; built " + " ".join(f"{k.get('built', -1):.2f}" for k in fresh)
           + f" s; {preheated}/{args.seats} preheated; server CPU {cpu}; load {before[0]:.2f}"
           f" -> {after[0]:.2f}", flush=True)  # fmt: skip
-    return [{"round": r, "config": name, "seat": s, "html_only": True,
+    return [{"round": r, "config": name, "seat": s, "html_only": True, "client": "html-only",
              "interactive_s": t, "html_s": t, "preheated_pages": preheated,
              "kernels": fresh, "cpu_round_s": {"server": cpu},
              "load_before": before, "load_after": after} for s, t in enumerate(done)]  # fmt: skip
@@ -664,6 +824,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5, help="seats, all human")
     parser.add_argument("--seats", type=int, default=5, help="seat links opened at once")
     parser.add_argument("--game", default="castle", choices=sorted(STATUS))
+    parser.add_argument(
+        "--browsers",
+        type=int,
+        default=None,
+        help="open only this many of the seat links in Chromium (which seats moves round "
+        "by round); the others as a page whose browser runs on its person's own "
+        "computer: the server's part only (protocol_seat). Default: every seat",
+    )
     parser.add_argument("--label", default="run", help="results/join_at_once/LABEL.jsonl")
     parser.add_argument(
         "--settle",
@@ -750,6 +918,8 @@ def main() -> None:
         parser.error("--warm-visits needs the contexts created before the moment")
     if args.profile and not args.timeline:
         parser.error("--profile needs --timeline")
+    if args.browsers is not None and not 0 <= args.browsers <= args.seats:
+        parser.error(f"--browsers: 0 to --seats ({args.seats})")
     print(f"load {load()} on {os.cpu_count()} cores")
     out = ROOT / "results" / "join_at_once" / f"{args.label}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -760,14 +930,19 @@ def main() -> None:
         for row in rows:
             f.write(json.dumps({"command": command, **row}) + "\n")
     for name in configs(args):
-        times = sorted(r["interactive_s"] for r in rows if r["config"] == name)
-        html = sorted(r["html_s"] for r in rows if r["config"] == name)
-        within = sum(t <= 5.0 for t in times)
-        print(
-            f"{name:>9}: {len(times)} pages, interactive median {statistics.median(times):.2f} s, "
-            f"max {times[-1]:.2f} s, {within}/{len(times)} within 5 s; HTML complete median "
-            f"{statistics.median(html):.2f} s, max {html[-1]:.2f} s"
-        )
+        for client in ("browser", "protocol", "html-only"):
+            mine = [r for r in rows if r["config"] == name and r.get("client", "browser") == client]
+            if not mine:
+                continue
+            times = sorted(r["interactive_s"] for r in mine)
+            html = sorted(r["html_s"] for r in mine)
+            within = sum(t <= 5.0 for t in times)
+            print(
+                f"{name:>9}, {client:>8}: {len(times)} pages, interactive median "
+                f"{statistics.median(times):.2f} s, max {times[-1]:.2f} s, {within}/{len(times)} "
+                f"within 5 s; HTML complete median {statistics.median(html):.2f} s, max "
+                f"{html[-1]:.2f} s"
+            )
     print(f"load now {load()}; rows appended to {out.relative_to(ROOT)}")
 
 
