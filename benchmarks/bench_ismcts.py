@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     for item in filter(None, args.seats.split(",")):
         game, _, n = item.partition("=")
+        if game not in SEATS or not n.isdigit():
+            p.error(f"--seats {item!r}: GAME=N with GAME one of {', '.join(SEATS)}")
         SEATS[game] = int(n)
     games = [g for g in args.games.split(",") if g]
     budgets = [int(b) for b in args.budgets.split(",") if b]
