@@ -38,9 +38,11 @@ the round of chromium's processes, Playwright, Voilà and the kernels.
 ``--browsers K`` opens only K of the links in Chromium (seats moving round by round) and
 the others as pages whose browsers run on their people's own computers: the server's
 part of such a page, driven over HTTP and the kernel websocket as the page's script
-drives it (``protocol_seat``), with no browser on this machine. Five people at a
-playtest bring five computers; five Chromiums on the server's two cores measure the
-server's machine drawing every person's page as well as serving it.
+drives it (``protocol_seat``: the files a browser page of the link asked for, learned
+from one visit before the first round, and the kernel websocket in the v1 framing),
+with no browser on this machine. Five people at a playtest bring five computers; five
+Chromiums on the server's two cores measure the server's machine drawing every
+person's page as well as serving it.
 
 Prints one line per round and a summary; appends one JSON line per page to
 ``results/join_at_once/<label>.jsonl`` (the command, the round, seat, seconds, load).
@@ -62,6 +64,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -344,6 +347,11 @@ async def open_seat(
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)[:200]))
+    origin = url.split("/voila/")[0]
+    fetched: list[str] = []  # the server's files this page asked for (its HTML aside)
+    page.on("request", lambda q: fetched.append(q.url[len(origin):])
+            if q.url.startswith(origin) and q.method == "GET" and q.url != url
+            and "/api/" not in q.url else None)  # fmt: skip
     ws_log: dict[str, Any] = {"frames": 0, "bytes": 0, "types": {}}
     cdp = None
     if timeline:
@@ -395,7 +403,7 @@ async def open_seat(
     row: dict[str, Any] = {
         "seat": seat, "client": "browser", "interactive_s": round(tti, 3), "html_s": round(nav[0] / 1000, 3),
         "loaded_s": round(nav[1] / 1000, 3), "context": context, "page": page,
-        "page_errors": errors,
+        "page_errors": errors, "files_fetched": fetched,
     }  # fmt: skip
     if timeline and cdp is not None:
         marks = await page.evaluate(
@@ -503,15 +511,20 @@ def seat_drawn(states: dict[str, Any], seat: int, status: str) -> bool:
     return bar and status.lstrip(".") in classes
 
 
-async def protocol_seat(url: str, seat: int, status: str, t0: float) -> dict[str, Any]:
+async def protocol_seat(
+    url: str, seat: int, status: str, t0: float, files: list[str]
+) -> dict[str, Any]:
     """``--browsers K``: a person whose browser runs on their own computer. Only the
     server's part runs here, as the page's script asks for it: the HTML (the pool kernel
     takes its visitor and builds the page), the scripts and styles the HTML names, the
     kernel websocket, the widget states (the widget manager's ``request_states`` on
     ``jupyter.widget.control``) and each canvas's ``client_ready``. Interactive: when
     the states hold the seat's bar and the status line, what the browser page waits
-    for. Not here: the extensions' files a page's script loads later (revalidated, ~0.3
-    kB each), the browser's own work."""
+    for. ``files``: every file a browser page of the same link asked the server for
+    (``learn_files``), fetched six at a time as a browser does over HTTP/1.1; the
+    browser fetches the extensions' files later, once its scripts run: fetched here
+    before the websocket, the server does the same work in all. Not here: the browser's
+    own work."""
     import uuid
 
     import websockets
@@ -519,8 +532,14 @@ async def protocol_seat(url: str, seat: int, status: str, t0: float) -> dict[str
     origin = url.split("/voila/")[0]
     page = await asyncio.to_thread(fetch_text, url)
     html_s = time.perf_counter() - t0
-    assets = sorted(set(ASSETS.findall(page)))
-    await asyncio.gather(*(asyncio.to_thread(fetch_text, origin + a) for a in assets))
+    assets = sorted(set(ASSETS.findall(page)) | set(files))
+    connections = asyncio.Semaphore(6)  # a browser's connections to one host
+
+    async def fetch(path: str) -> None:
+        async with connections:
+            await asyncio.to_thread(fetch_text, origin + path)
+
+    await asyncio.gather(*(fetch(a) for a in assets))
     found = CONFIG_DATA.search(page)
     if found is None:
         raise RuntimeError(f"seat {seat}: no jupyter-config-data in the page")
@@ -616,6 +635,27 @@ async def close_seat(result: dict[str, Any], keep_context: bool = False) -> None
         await (page.close() if keep_context else context.close())
 
 
+# The files a browser page of the game's seat link asked the server for (learn_files).
+LEARNED: list[str] = []
+
+
+async def learn_files(args: argparse.Namespace, browser: Any, server: Server, st: Any) -> int:
+    """Open one seat link of a playtest of its own in Chromium before the first round
+    and keep the list of files its page asked for, for ``protocol_seat``: the bundles'
+    hashed names are the checkout's, the same on every server of the run. Returns the
+    number of files."""
+    from throne_lib.kit.playtest import manage
+
+    c = manage.create(st, args.game, args.players, args.players, think=0.5, seed=0)
+    link = f"http://127.0.0.1:{server.port}/voila/render/{args.game}.ipynb?" + urlencode(
+        {"playtest": c.playtest.id, "seat": 0, "token": c.tokens[0]}
+    )
+    row = await open_seat(browser, link, 0, STATUS[args.game], time.perf_counter())
+    await close_seat(row)
+    LEARNED[:] = sorted(set(row["files_fetched"]))
+    return len(LEARNED)
+
+
 async def one_round(
     args: argparse.Namespace, browser: Any, server: Server, st: Any, r: int, name: str
 ) -> list[dict[str, Any]]:
@@ -656,7 +696,7 @@ async def one_round(
     epoch0 = time.time()
     got = await asyncio.gather(
         *(open_seat(browser, u, s, STATUS[args.game], t0, args.timeline, c, args.profile)
-          if s in in_browser else protocol_seat(u, s, STATUS[args.game], t0)
+          if s in in_browser else protocol_seat(u, s, STATUS[args.game], t0, LEARNED)
           for (s, u), c in zip(enumerate(links), contexts, strict=True))
     )  # fmt: skip
     after = load()
@@ -774,6 +814,8 @@ async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict
     st = SqliteStore(store)
     rows: list[dict[str, Any]] = []
     named = configs(args)
+    # threads for the protocol clients' HTTP fetches: six each at once, as browsers
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
     if args.resident_browser:
         print(f"read {read_browser_files() / 1e6:.0f} MB of the browser's files", flush=True)
     async with async_playwright() as pw:
@@ -794,6 +836,11 @@ async def rounds(args: argparse.Namespace, store: Path, label: str) -> list[dict
                         serving = args.before if name == "before" else ROOT
                         server = Server(store, label, pools, delay, args.timeline, serving)
                         ready = server.wait_warm(warm)
+                        protocol = args.browsers is not None and args.browsers < args.seats
+                        if protocol and not LEARNED:
+                            n = await learn_files(args, browser, server, st)
+                            print(f"a seat page asks the server for {n} files", flush=True)
+                            ready = server.wait_warm(warm)
                         if args.host_visit:
                             took = await host_visit(browser, server)
                             print(f"the host's home page drawn in {took:.1f} s", flush=True)
@@ -928,6 +975,8 @@ def main() -> None:
         rows = asyncio.run(rounds(args, Path(tmp), args.label))
     with out.open("a", encoding="utf-8") as f:
         for row in rows:
+            if "files_fetched" in row:  # the list is the same for every page: its count
+                row["files_fetched"] = len(row["files_fetched"])
             f.write(json.dumps({"command": command, **row}) + "\n")
     for name in configs(args):
         for client in ("browser", "protocol", "html-only"):
