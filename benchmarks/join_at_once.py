@@ -69,6 +69,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+# the kernel websocket's framing the browser page asks for (JupyterLab's services do);
+# the served websocket refuses any other (throne_serving's module doc says why)
+from throne_serving import V1_PROTOCOL
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 from voila_pools import pools_args  # noqa: E402 - the browser tests' helper (see its docstring)
@@ -465,14 +469,6 @@ def fetch_text(url: str, headers: dict[str, str] | None = None) -> str:
     return body.decode("utf-8", errors="replace")
 
 
-# The kernel websocket's framing the browser page asks for (JupyterLab's services do):
-# Voilà's own handler reads every binary message it sends as this framing, so a client
-# of the older one freezes the server at the first message with buffers (an ipycanvas
-# drawing): ``voila/handler/kernel_websocket_handler.py``'s ``read_header_from_binary_message``
-# reads a count of billions from the old framing's first bytes and loops on it.
-KERNEL_WS_PROTOCOL = "v1.kernel.websocket.jupyter.org"
-
-
 def kernel_message(
     msg_type: str, content: dict[str, Any], session: str, metadata: dict[str, Any] | None = None
 ) -> bytes:
@@ -495,7 +491,7 @@ def decode_frame(frame: str | bytes) -> dict[str, Any]:
     from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1
 
     if isinstance(frame, str):
-        raise RuntimeError(f"a text frame on a {KERNEL_WS_PROTOCOL} websocket: {frame[:80]}")
+        raise RuntimeError(f"a text frame on a {V1_PROTOCOL} websocket: {frame[:80]}")
     channel, parts = deserialize_msg_from_ws_v1(frame)
     header, parent, metadata, content = (json.loads(p) for p in parts[:4])
     return {"channel": channel, "header": header, "parent_header": parent,
@@ -551,7 +547,7 @@ async def protocol_seat(
         ws_url,
         max_size=None,
         open_timeout=300,
-        subprotocols=[KERNEL_WS_PROTOCOL],  # type: ignore[list-item]
+        subprotocols=[V1_PROTOCOL],  # type: ignore[list-item]
     )
     ws_s = time.perf_counter() - t0
     # ipywidgets' control comm, as @jupyter-widgets/base 6 opens it, then its request

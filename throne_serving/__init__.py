@@ -85,10 +85,11 @@ class KernelConnection(ZMQChannelsWebsocketConnection):
 
     async def prepare(self) -> None:
         handler = self.websocket_handler
-        selected = V1_PROTOCOL if self.kernel_ws_protocol in (None, V1_PROTOCOL) else None
-        if relayed_by_voila(handler) and (
-            selected is None or selected not in offered_protocols(handler)
-        ):
+        # jupyter_server picks v1 when it is offered, unless configured for another framing
+        speaks_v1 = self.kernel_ws_protocol in (None, V1_PROTOCOL) and (
+            V1_PROTOCOL in offered_protocols(handler)
+        )
+        if relayed_by_voila(handler) and not speaks_v1:
             self.log.warning("refused a kernel websocket without the %s framing", V1_PROTOCOL)
             raise web.HTTPError(
                 400,
