@@ -18,7 +18,7 @@ from throne_lib.games.pin.scenario import load_scenario as pin_scenario
 from throne_lib.games.throne.scenario import load_scenario as throne_scenario
 from throne_lib.kit import registry
 from throne_lib.kit.agents import agent_names, make_agent
-from throne_lib.kit.ismcts import IsmctsAgent, Node
+from throne_lib.kit.ismcts import IsmctsAgent, Node, action_key
 
 SMALL = {"iterations": 4, "rollout_actions": 4}
 
@@ -319,3 +319,105 @@ def test_progressive_widening_bounds_the_children_and_starts_from_the_policy() -
     root = agent.search(m)
     assert next(iter(root.children)) == StandardAgent(0).choose(m).text()
     assert len(root.children) == 2 and root.visits == 16
+
+
+# --- tree reuse ---------------------------------------------------------------------------
+
+
+class Recording(IsmctsAgent):
+    """An agent that keeps its last search's root (to check what the next one starts from)."""
+
+    root: Node | None = None
+
+    def search(self, match: Any) -> Node:
+        self.root = super().search(match)
+        return self.root
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_reuse_starts_from_the_subtree_of_the_action_played(name: str) -> None:
+    """``reuse=1``: a decision that follows the seat's own last decision directly (the
+    history grown by that action alone, the same seat to act) searches on from the
+    subtree of the action played — that very node, its visits plus the new budget;
+    every other decision starts afresh (in games that alternate, every decision)."""
+    g = registry.get(name)
+    m = g.new(g.default_setups(seats_of(g)), seed=5)
+    agent = Recording(5, game=name, reuse=1, **SMALL)
+    mates = [make_agent(others(g), 5 + s, name) for s in range(m.num_seats)]
+    kept: tuple[int, Node] | None = None  # (history length after our action, its node)
+    seen = {True: 0, False: 0}
+    for _ in range(5000):
+        if m.is_over:
+            break
+        if m.current_seat != 0:
+            m.apply(mates[m.current_seat].choose(m))
+            continue
+        if len(m.legal_actions()) == 1:
+            kept = None
+            m.apply(m.legal_actions()[0])
+            continue
+        a = agent.choose(m)
+        direct = kept is not None and kept[0] == len(m.history)
+        if agent.stats["iterations"] == 0:  # a decisive move, no search
+            kept = None
+        else:
+            assert agent.root is not None
+            seen[direct] += 1
+            if direct:
+                assert kept is not None and agent.root is kept[1]
+                assert agent.stats["reused"] > 0
+                assert agent.root.visits == agent.stats["reused"] + SMALL["iterations"]
+            else:
+                assert agent.stats["reused"] == 0
+                assert agent.root.visits == SMALL["iterations"]
+            kept = (len(m.history) + 1, agent.root.children[action_key(a)])
+        m.apply(a)
+    assert m.is_over and seen[False] > 0
+    if name in ("castle", "cities", "pin", "throne"):  # a seat acts several times running
+        assert seen[True] > 0
+
+
+def consecutive_position(name: str) -> tuple[Any, Any]:
+    """A position of ``name`` where the acting seat decides, and decides again right
+    after its own action; with a position that differs only in what the seat cannot see
+    and still does after the action."""
+    for seed in range(1, 40):
+        m = midgame(name, seed)
+        seat = m.current_seat
+        a = IsmctsAgent(7, game=name, **SMALL).choose(m)
+        after = m.copy()
+        after.apply(a)
+        if after.is_over or after.current_seat != seat or len(after.legal_actions()) < 2:
+            continue
+        v = hidden_variant(m, seat, 100 + seed)
+        v_after = v.copy()
+        v_after.apply(a)
+        if v_after.observation(seat) == after.observation(seat):
+            return m, v
+    raise AssertionError(f"{name}: no seat decides twice running in 39 seeds")
+
+
+@pytest.mark.parametrize("name", ["castle", "cities", "pin", "throne"])
+def test_reuse_sees_only_what_its_seat_sees(name: str) -> None:
+    """Tree reuse keeps the no-cheating guarantee: from two positions that differ only in
+    what the acting seat cannot see, an agent with ``reuse=1`` (same seed) makes the same
+    two decisions running — the second from its kept subtree — with the same trees."""
+    m, v = consecutive_position(name)
+    seat = m.current_seat
+    runs = []
+    for x in (m, v):
+        agent = Recording(7, game=name, reuse=1, **SMALL)
+        x = x.copy()
+        first = agent.choose(x)
+        x.apply(first)
+        second = agent.choose(x)
+        assert x.current_seat == seat and agent.stats["reused"] > 0
+        assert agent.root is not None
+        runs.append((first, second, tree_stats(agent.root)))
+    assert runs[0] == runs[1]
+
+
+def test_reuse_is_0_or_1() -> None:
+    with pytest.raises(ValueError, match="reuse=2"):
+        make_agent("ismcts", 0, "castle", reuse=2)
+    assert not IsmctsAgent(0, game="castle").reuse  # off by default

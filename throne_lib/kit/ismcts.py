@@ -31,6 +31,13 @@ determinizations (drawn from a random stream of their own, so a search without o
 the search it was). A search with a small budget and progressive widening may never
 expand a lethal attack that its rollout policy does not propose.
 
+**Tree reuse** (``reuse=1``; off by default): when the seat's last decision led straight
+to its next one (the match's history grew by that action alone, same seat to act), the
+new search starts from the subtree of the action played — its visits were drawn from
+determinizations of the earlier information set, which the new one refines — and adds
+its budget to them. Whether it applies depends only on the history's length, the seat
+to act and the seat's own last action, all of which the seat sees.
+
 The budget is ``iterations`` (deterministic: the same seed and matches give the same
 choices) or ``seconds`` of this thread's CPU time (a dashboard's think time; not
 reproducible). A game plugs in its rollout policy, cut-off evaluation, action priors
@@ -130,8 +137,11 @@ class IsmctsAgent:
     played without a search (0: never). ``belief`` > 0 draws each determinization from
     the game's ``determinize`` hook (hidden identities weighted by the public record)
     instead of ``match.resample`` (uniform); 0, the default, or a game without the hook:
-    ``resample``.
-    ``stats`` holds the last search's iterations and time."""
+    ``resample``. ``reuse`` 1 keeps the subtree of the action played for the seat's next
+    decision when nothing else happened in between (the module docstring); 0, the
+    default, searches every decision afresh.
+    ``stats`` holds the last search's iterations, time and the visits it started from
+    (``reused``)."""
 
     name = "ismcts"
 
@@ -147,6 +157,7 @@ class IsmctsAgent:
         "widen": 0.0,
         "decisive": 2,
         "belief": 0.0,
+        "reuse": 0,
     }
 
     def __init__(
@@ -179,9 +190,15 @@ class IsmctsAgent:
         self.widen = float(p["widen"])
         self.decisive = int(p["decisive"])
         self.belief = float(p["belief"])
+        if p["reuse"] not in (0, 1):  # False and True are 0 and 1
+            raise ValueError(f"ismcts: reuse={p['reuse']!r}; expected 0 or 1")
+        self.reuse = bool(p["reuse"])
+        # the subtree kept for the next decision: (match seed, seat, history length after
+        # the action, its key, the node)
+        self._kept: tuple[int, int, int, str, Node] | None = None
         self.hooks = h
         self.policy = self._make_policy(g, h)
-        self.stats: dict[str, float] = {"iterations": 0, "seconds": 0.0}
+        self.stats: dict[str, float] = {"iterations": 0, "seconds": 0.0, "reused": 0}
 
     def _make_policy(self, g: registry.Game, h: IsmctsHooks) -> Any:
         seed = self.rng.getrandbits(32)
@@ -196,11 +213,13 @@ class IsmctsAgent:
     def choose(self, match: Any) -> Any:
         legal = list(match.legal_actions())
         if len(legal) == 1:
-            self.stats = {"iterations": 0, "seconds": 0.0}
+            self._kept = None
+            self.stats = {"iterations": 0, "seconds": 0.0, "reused": 0}
             return legal[0]
         win = self.decisive_move(match, legal)
         if win is not None:
-            self.stats = {"iterations": 0, "seconds": 0.0}
+            self._kept = None
+            self.stats = {"iterations": 0, "seconds": 0.0, "reused": 0}
             return win
         root = self.search(match)
         keys = [action_key(a) for a in legal]
@@ -212,7 +231,29 @@ class IsmctsAgent:
                 return (0, -math.inf, -i)
             return (child.visits, child.mean(seat), -i)
 
-        return legal[max(range(len(legal)), key=rank)]
+        i = max(range(len(legal)), key=rank)
+        child = root.children.get(keys[i])
+        self._kept = None
+        if self.reuse and child is not None:
+            self._kept = (match.seed, seat, len(match.history) + 1, keys[i], child)
+        return legal[i]
+
+    def _reused(self, match: Any) -> Node | None:
+        """The subtree kept by the last decision if ``match`` is where it led: the same
+        match (seed), the same seat to act, and its history grown by that action alone."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        seed, seat, length, key, node = kept
+        history = match.history
+        if (
+            match.seed == seed
+            and match.current_seat == seat
+            and len(history) == length
+            and action_key(history[-1]) == key
+        ):
+            return node
+        return None
 
     def decisive_move(self, match: Any, legal: Sequence[Any]) -> Any | None:
         """The first legal action that ends the match with the acting seat among the
@@ -239,7 +280,8 @@ class IsmctsAgent:
     def search(self, match: Any) -> Node:
         """Run the budget from ``match`` (the acting seat's information set); the root."""
         seat = match.current_seat
-        root = Node(match.num_seats)
+        root = self._reused(match) or Node(match.num_seats)
+        reused = root.visits
         start = time.thread_time()
         n = 0
         while True:
@@ -250,7 +292,7 @@ class IsmctsAgent:
                 break
             self.iterate(root, self.determinize(match, seat, self.rng))
             n += 1
-        self.stats = {"iterations": n, "seconds": time.thread_time() - start}
+        self.stats = {"iterations": n, "seconds": time.thread_time() - start, "reused": reused}
         return root
 
     def iterate(self, root: Node, sim: Any) -> None:
