@@ -18,8 +18,10 @@ from throne_lib.kit import registry
 from throne_lib.kit.ladder import (
     Entrant,
     bradley_terry,
+    entrant_pairs,
     focus_table,
     ladder_specs,
+    ladder_text,
     pair_table,
     parse_entrant,
     run_ladder,
@@ -107,6 +109,34 @@ def test_focus_table_is_the_paired_difference_per_role() -> None:
     assert allrow["win_rate"] == pytest.approx(2 / 3)
     assert allrow["reference_rate"] == pytest.approx(1 / 3)
     assert set(t["role"]) == {"all", "lord"}
+
+
+def test_entrants_are_paired_with_each_other_on_the_seeds_both_played() -> None:
+    """Hand-made rows, two entrants X and Y in the rated seat 0 (dealt 城主 on seeds 1-2,
+    敌军 on seed 3; seed 4 played by X alone): Y minus X on the three seeds both played —
+    Y won seeds 1 and 3, X seeds 1 and 2 — per role and over all; the report prints it.
+    One entrant: no such table."""
+    rows = []
+    outcomes = {1: (1.0, 1.0, "lord"), 2: (1.0, -1.0, "lord"), 3: (-1.0, 1.0, "enemy"), 4: (1.0, None, "lord")}  # fmt: skip
+    for seed, (x, y, role) in outcomes.items():
+        common = {"seed": seed, "game": "x", "seat0_role": role, "seat0_agent": "scripted",
+                  "seat1_agent": "scripted"}  # fmt: skip
+        for label, r in (("base||", -1.0), ("focus|X|0", x), ("focus|Y|0", y)):
+            if r is not None:  # (the seats' columns in seat order, as a ladder writes them)
+                rows.append({**common, "ladder": label, "seat0_return": r, "seat1_return": 0.0})
+    df = pd.DataFrame(rows)
+    t = entrant_pairs(df).set_index("role")
+    assert set(t["agent"]) == {"Y"} and set(t["against"]) == {"X"}
+    assert t.loc["all", "seeds"] == 3
+    assert t.loc["all", "win_rate"] == pytest.approx(2 / 3)
+    assert t.loc["all", "against_rate"] == pytest.approx(2 / 3)
+    assert t.loc["all", "advantage"] == pytest.approx(0.0)
+    assert (t.loc["all", "better"], t.loc["all", "worse"]) == (1, 1)
+    assert t.loc["lord", "seeds"] == 2 and t.loc["lord", "advantage"] == pytest.approx(-0.5)
+    assert t.loc["enemy", "advantage"] == pytest.approx(1.0)
+    text = ladder_text(df)
+    assert "entrants against each other" in text
+    assert "entrants against each other" not in ladder_text(df[df["ladder"] != "focus|Y|0"])
 
 
 def test_ladder_end_to_end_writes_parquet_that_report_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip

@@ -281,10 +281,10 @@ def role_of(row: pd.Series, name: str) -> str:
     return name
 
 
-def focus_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Multi-seat ladder: per entrant and role (and ``all``), the entrant's seat win rate,
-    the baseline's on the same seeds and seat, their difference with a paired 95%
-    interval, and the paired Elo from the discordant seeds."""
+def _focus_wins(df: pd.DataFrame) -> pd.DataFrame:
+    """Multi-seat ladder: one row per entrant's match with a baseline on its seed — the
+    entrant, the seed, the rated seat's role, whether that seat won (``win``) and
+    whether the baseline's same seat did (``base``)."""
     base = df[df["ladder"] == "base||"].set_index("seed")
     focus = df[df["ladder"].str.startswith("focus|")]
     names = [c[: -len("_return")] for c in df.columns if c.endswith("_return")]
@@ -299,12 +299,56 @@ def focus_table(df: pd.DataFrame) -> pd.DataFrame:
         recs.append(
             {
                 "agent": label,
+                "seed": row["seed"],
                 "role": role_of(row, name),
                 "win": float(row[f"{name}_return"] > 0),
                 "base": float(b[f"{name}_return"] > 0),
             }
         )
-    pairs = pd.DataFrame(recs)
+    return pd.DataFrame(recs)
+
+
+def _paired(d: pd.Series) -> dict[str, Any]:
+    """A paired difference's mean, 95% interval and how many seeds went each way."""
+    n = len(d)
+    half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    mean = float(d.mean())
+    return {"advantage": mean, "ci_low": mean - half, "ci_high": mean + half,
+            "better": int((d > 0).sum()), "worse": int((d < 0).sum())}  # fmt: skip
+
+
+def entrant_pairs(df: pd.DataFrame) -> pd.DataFrame:
+    """Multi-seat ladder with two or more entrants: each pair of them on the seeds both
+    played (the same seat, dealt the same role, beside the same tablemates), per role and
+    ``all`` — the second's seat win rate minus the first's, with a paired 95% interval.
+    Empty with fewer than two entrants."""
+    pairs = _focus_wins(df)
+    if pairs.empty:
+        return pairs
+    labels = list(dict.fromkeys(pairs["agent"]))
+    wins = pairs.pivot_table(index=["seed", "role"], columns="agent", values="win")
+    out = []
+    for i, x in enumerate(labels):
+        for y in labels[i + 1 :]:
+            both = wins[[x, y]].dropna().reset_index()
+            groups = [(r, g) for r, g in both.groupby("role")] + [("all", both)]
+            for role, g in groups:
+                out.append({"agent": y, "against": x, "role": role, "seeds": len(g),
+                            "win_rate": g[y].mean(), "against_rate": g[x].mean(),
+                            **_paired(g[y] - g[x])})  # fmt: skip
+    res = pd.DataFrame(out)
+    if res.empty:
+        return res
+    res["_all"] = res["role"] != "all"
+    order = ["agent", "against", "_all", "role"]
+    return res.sort_values(order).drop(columns="_all").reset_index(drop=True)
+
+
+def focus_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Multi-seat ladder: per entrant and role (and ``all``), the entrant's seat win rate,
+    the baseline's on the same seeds and seat, their difference with a paired 95%
+    interval, and the paired Elo from the discordant seeds."""
+    pairs = _focus_wins(df)
     if pairs.empty:
         return pairs
     out = []
@@ -363,6 +407,11 @@ def ladder_text(df: pd.DataFrame) -> str:
              focus_table(df).to_string(index=False, float_format=f3)]  # fmt: skip
     if mates != ref:
         parts.insert(1, f"-- the other seats played by: {', '.join(mates)} --")
+    between = entrant_pairs(df)
+    if not between.empty:
+        parts += ["", "-- entrants against each other on the seeds both played (same seat): "
+                  "agent's seat win rate minus against's, points, paired 95% interval --",
+                  between.to_string(index=False, float_format=f3)]  # fmt: skip
     return "\n".join(parts)
 
 
