@@ -252,6 +252,12 @@ def test_tablemates_play_the_seats_not_rated_in_baseline_and_focus_alike(
             assert row[f"seat{q}_agent"] == want
     assert throne_main(["report", str(out)]) == 0
     assert "the other seats played by: random:end_weight=1" in capsys.readouterr().out
+    # a stopped run: a seed's baseline played, its focus match not yet — the reference and
+    # the tablemates are still told apart from the seeds that have both
+    last = df[(df["seed"] == df["seed"].max()) & df["ladder"].str.startswith("focus|")]
+    text = ladder_text(df.drop(last.index))
+    assert "vs the reference (random)" in text
+    assert "the other seats played by: random:end_weight=1" in text
 
 
 def test_tablemates_are_refused_where_they_mean_nothing(capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip

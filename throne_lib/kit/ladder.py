@@ -418,7 +418,9 @@ def ladder_text(df: pd.DataFrame) -> str:
 def reference_and_tablemates(df: pd.DataFrame) -> tuple[list[str], list[str]]:
     """Multi-seat ladder rows: the agents of the baseline's rated seats (the reference)
     and of its other seats (the tablemates), each sorted, as the command line names them
-    (``{seat}_agent``); the rated seat is the one its seed's focus rows name."""
+    (``{seat}_agent``); the rated seat is the one its seed's focus rows name. A baseline
+    whose seed has no focus row yet (a stopped run's journal) tells nothing of which seat
+    is rated and is passed over, unless no baseline has one."""
     agents = [c for c in df.columns if c.endswith("_agent")]
     rated = {
         int(r["seed"]): int(str(r["ladder"]).rsplit("|", 1)[1])
@@ -428,6 +430,8 @@ def reference_and_tablemates(df: pd.DataFrame) -> tuple[list[str], list[str]]:
     mates: set[str] = set()
     for _, row in df[df["ladder"] == "base||"].iterrows():
         seat = rated.get(int(row["seed"]))
+        if seat is None and rated:
+            continue
         for q, c in enumerate(agents):
             (ref if q == seat or seat is None else mates).add(str(row[c]))
     return sorted(ref), sorted(mates or ref)
