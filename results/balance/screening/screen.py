@@ -1,0 +1,234 @@
+"""A prototype for issue #38's first target: estimate every candidate knob's effect on
+every general at once from randomised screening, instead of trying knobs one at a time.
+
+Not the kit's balance search (``throne balance suggest``): an experiment, kept with its
+output so that its figures can be re-made. The idea (a random-balance screening design,
+as in design of experiments): each round of matches (every general plays once) is played
+on its own variant of the table, in which each candidate knob is moved one step (the way
+that helps its generals) with probability ``p``. Every match then informs the effect of
+every candidate knob its two generals' cards carry, so one knob's effect is estimated
+from all of its generals' matches (thousands) rather than from the ~200 a try of the
+repair stage plays. A linear model of each match's score,
+
+    score(A vs B) - 0.5 = phi * first(A) + s_A - s_B + sum_k x_k * (b_kA - b_kB),
+
+is fitted by ridge least squares (s: each general's strength on the starting table, b_kg:
+knob k's effect on general g). A proposal is then chosen greedily from the estimated
+effects (shrunk towards 0 by their standard errors, only those at |t| >= ``min_t``) to
+bring every general's predicted rate into the aimed band, at most ``max_changes`` card
+changes; and re-measured on verification seeds no step played, beside the starting table.
+
+    python results/balance/screening/screen.py --rounds 3000 --seed 45 --verify-seed 52000
+
+Prints the steps, the proposal and the verification table; ``--out FILE.json`` keeps them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from throne_lib.kit.balance import Targets, block_seed, normalise, search_space, tally, verify
+from throne_lib.kit.balance.adapter import Outcome, pairing_block
+from throne_lib.kit.balance.measure import open_executor
+from throne_lib.kit.balance.space import FIRST, variant
+from throne_lib.kit.balance_cli import _knobs, hooks, options
+
+LEVER = {"rules.second_first_turn_mana": 3}  # every acceptance run's first-seat answer
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seed", type=int, default=45, help="run seed: its search blocks")
+    p.add_argument("--verify-seed", type=int, default=52000)
+    p.add_argument("--base-blocks", type=int, default=20, help="10-round blocks on the lever")
+    p.add_argument("--rounds", type=int, default=3000, help="screening rounds (9 matches)")
+    p.add_argument("--p", type=float, default=0.25, help="chance a candidate knob is moved")
+    p.add_argument("--candidates", type=int, default=240)
+    p.add_argument("--aim", default="0.47:0.53")
+    p.add_argument("--min-t", type=float, default=2.0)
+    p.add_argument("--max-changes", type=int, default=11, help="card changes (the lever apart)")
+    p.add_argument("--verify-blocks", type=int, default=36)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", default=None)
+    args = p.parse_args(argv)
+    lo, hi = (float(x) for x in args.aim.split(":"))
+    t0 = time.time()
+
+    h = hooks("throne")
+    opts = options("throne")
+    opts.block_rounds = 10
+    opts.rules = "second_first_turn_mana"
+    opts.rules_knobs = _knobs(opts, h)
+    table = Path("cards.csv").read_text(encoding="utf-8")
+    game = h.make(table, opts)
+    space = search_space(game, rules=["second_first_turn_mana"], bounds={}, max_step=0.5)
+    groups = list(game.groups())
+    gi = {g: i for i, g in enumerate(groups)}
+    names = getattr(game, "names", {})
+    rng = random.Random(f"screen:{args.seed}")
+    log: dict[str, Any] = {"args": vars(args)}
+
+    with open_executor("process", args.workers) as ex:
+
+        def play(jobs: list[tuple[dict[str, int], list[Any]]]) -> list[list[Outcome]]:
+            tasks = [
+                replace(variant(game, table, normalise(ch, space), space), items=tuple(items))
+                for ch, items in jobs
+            ]
+            got = map(game.play, tasks) if ex is None else ex.map(game.play, tasks, chunksize=4)
+            return list(got)
+
+        # 1. the starting table (the lever alone): which way each general needs to go
+        items = [i for k in range(args.base_blocks) for i in game.block(rng, block_seed(args.seed, k))]  # fmt: skip
+        chunks = [items[i : i + 9] for i in range(0, len(items), 9)]
+        base_out = [o for os_ in play([(LEVER, c) for c in chunks]) for o in os_]
+        t = tally(base_out)
+        rate = {g: t.rate(g) for g in groups}
+        print(f"start (lever alone): first seat {t.first_rate:.3f}, {len(base_out)} matches, {time.time() - t0:.0f} s")  # fmt: skip
+
+        # 2. candidate knobs: one step the way that helps the generals whose cards carry it
+        cands = []
+        for k in space.knobs:
+            if k.is_rules or not 0 < len(k.groups) <= 3:
+                continue
+            need = sum(0.5 - rate[g] for g in k.groups)
+            if abs(need) < 0.02:
+                continue
+            d = (1 if need > 0 else -1) * k.sign
+            v = max(k.low, min(k.high, k.base + d * k.step))
+            if v != k.base:
+                cands.append((abs(need), k.key, v))
+        cands.sort(key=lambda c: (-c[0], c[1]))
+        cands = cands[: args.candidates]
+        keys = [c[1] for c in cands]
+        moved = {c[1]: c[2] for c in cands}
+        print(f"{len(cands)} candidate knobs")
+
+        # 3. screening: each round its own variant
+        rows: list[tuple[list[int], Outcome]] = []
+        jobs = []
+        designs = []
+        for r in range(args.rounds):
+            on = [j for j in range(len(keys)) if rng.random() < args.p]
+            ch = {**LEVER, **{keys[j]: moved[keys[j]] for j in on}}
+            seed0 = block_seed(args.seed, 100 + r // 1000) + 9 * (r % 1000)
+            jobs.append((ch, pairing_block(groups, 1, rng, seed0)))
+            designs.append(on)
+        rows = [([], o) for o in base_out]  # the start's matches: every knob at rest
+        for on, outs in zip(designs, play(jobs), strict=True):
+            rows += [(on, o) for o in outs]
+        print(f"screening: {len(rows)} matches, {time.time() - t0:.0f} s")
+
+    # 4. the linear model, ridge least squares
+    cols: dict[tuple[int, str], int] = {}  # (knob index, general) -> column
+    for j, key in enumerate(keys):
+        for g in sorted(space[key].groups):
+            cols[(j, g)] = 1 + len(groups) + len(cols)
+    n = 1 + len(groups) + len(cols)
+    xtx = np.zeros((n, n))
+    xty = np.zeros(n)
+    yy = 0.0
+    for start in range(0, len(rows), 4000):
+        part = rows[start : start + 4000]
+        x = np.zeros((len(part), n))
+        y = np.zeros(len(part))
+        for i, (on, o) in enumerate(part):
+            a, b = o.seats[0], o.seats[1]
+            x[i, 0] = 1.0 if a.first else -1.0
+            x[i, 1 + gi[a.group]] += 1.0
+            x[i, 1 + gi[b.group]] -= 1.0
+            for j in on:
+                if (j, a.group) in cols:
+                    x[i, cols[(j, a.group)]] += 1.0
+                if (j, b.group) in cols:
+                    x[i, cols[(j, b.group)]] -= 1.0
+            y[i] = a.score - 0.5
+        xtx += x.T @ x
+        xty += x.T @ y
+        yy += float(y @ y)
+    ridge = 1.0
+    inv = np.linalg.inv(xtx + ridge * np.eye(n))
+    theta = inv @ xty
+    resid = (yy - 2 * theta @ xty + theta @ xtx @ theta) / max(1, len(rows) - n)
+    se = np.sqrt(np.maximum(resid * np.diag(inv), 0))
+    effects = []
+    for (j, g), c in cols.items():
+        b, s = float(theta[c]), float(se[c])
+        shrunk = b * max(0.0, 1 - (s / b) ** 2) if b else 0.0
+        effects.append({"knob": keys[j], "to": moved[keys[j]], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
+    log["phi"] = float(theta[0])
+    print(f"model: {n} parameters, residual variance {resid:.3f}, first-seat term {theta[0]:+.3f}")
+
+    # 5. greedy choice on the predicted rates (the start measured, plus chosen effects)
+    by_knob: dict[str, list[dict[str, Any]]] = {}
+    for e in effects:
+        by_knob.setdefault(e["knob"], []).append(e)
+    usable = {k for k, es in by_knob.items() if any(abs(e["effect"]) >= args.min_t * e["se"] for e in es)}  # fmt: skip
+
+    strength = {g: float(theta[1 + gi[g]]) for g in groups}  # on the start, every match
+
+    def predicted(chosen: list[str]) -> dict[str, float]:
+        """Each general's rate against the field: its strength less its opponents' mean."""
+        s = dict(strength)
+        for k in chosen:
+            for e in by_knob[k]:
+                s[e["general"]] += e["shrunk"]
+        total = sum(s.values())
+        return {g: 0.5 + v - (total - v) / (len(groups) - 1) for g, v in s.items()}
+
+    def miss(r: dict[str, float]) -> float:
+        return sum(max(0.0, lo - v, v - hi) for v in r.values())
+
+    chosen: list[str] = []
+    now = miss(predicted(chosen))
+    print(f"predicted miss of the aimed band {lo:.2f}-{hi:.2f}: {now:.3f} (the start)")
+    while len(chosen) < args.max_changes:
+        best = min(
+            ((miss(predicted([*chosen, k])), k) for k in sorted(usable - set(chosen))),
+            default=None,
+        )
+        if best is None or best[0] >= now - 1e-9:
+            break
+        now = best[0]
+        chosen.append(best[1])
+        es = ", ".join(f"{names.get(e['general'], e['general'])} {100 * e['effect']:+.1f}±{100 * e['se']:.1f}" for e in by_knob[best[1]])  # fmt: skip
+        print(f"  + {best[1]} {space[best[1]].base} -> {moved[best[1]]}: miss {now:.3f} ({es})")
+    proposal = {**LEVER, **{k: moved[k] for k in chosen}}
+    pred = predicted(chosen)
+    log.update({"proposal": proposal, "predicted": pred, "start": rate, "effects": effects,
+                "start_model": predicted([])})  # fmt: skip
+
+    # 6. verification on seeds no step played
+    v = verify(game, {1: proposal}, Targets((0.4, 0.6), 0.55), seed=args.verify_seed,
+               blocks=args.verify_blocks, workers=args.workers)  # fmt: skip
+    after = v.after[1]
+    out_of = []
+    print(f"\nverification (seed {args.verify_seed}, {args.verify_blocks} blocks): before -> after, predicted")  # fmt: skip
+    for g in groups:
+        a = after.rates[g].win_rate
+        flag = "" if 0.4 <= a <= 0.6 else "  OUT"
+        if flag:
+            out_of.append(g)
+        print(f"  {names.get(g, g):6} {v.before.rates[g].win_rate:.3f} -> {a:.3f} (start: measured {rate[g]:.3f}, model {predicted([])[g]:.3f}; predicted {pred[g]:.3f}; n={after.rates[g].matches}){flag}")  # fmt: skip
+    first = after.rates[FIRST].win_rate
+    print(f"first seat {v.before.rates[FIRST].win_rate:.3f} -> {first:.3f}; out of 40-60%: {len(out_of)} {[names.get(g, g) for g in out_of]}")  # fmt: skip
+    log["first_seat"] = first
+    log["verification"] = {g: after.rates[g].win_rate for g in groups}
+    log["out"] = out_of
+    print(f"wall {time.time() - t0:.0f} s")
+    if args.out:
+        Path(args.out).write_text(json.dumps(log, ensure_ascii=False, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
