@@ -38,11 +38,70 @@ import numpy as np
 
 from throne_lib.kit.balance import Targets, block_seed, normalise, search_space, tally, verify
 from throne_lib.kit.balance.adapter import Outcome, pairing_block
-from throne_lib.kit.balance.measure import open_executor
+from throne_lib.kit.balance.measure import Evaluator, open_executor
 from throne_lib.kit.balance.space import FIRST, variant
 from throne_lib.kit.balance_cli import _knobs, hooks, options
 
 LEVER = {"rules.second_first_turn_mana": 3}  # every acceptance run's first-seat answer
+
+
+def closed_loop(
+    args: argparse.Namespace,
+    game: Any,
+    space: Any,
+    groups: list[str],
+    names: dict[str, str],
+    by_knob: dict[str, list[dict[str, Any]]],
+    usable: set[str],
+    moved: dict[str, int],
+    lo: float,
+    hi: float,
+) -> tuple[dict[str, int], dict[str, float]]:
+    """Greedy steps from the lever: each step tries the untried screened knob predicted
+    (measured rates now + its shrunk effects) to lower the miss of the aimed band most,
+    measures it on ``--loop-blocks`` blocks of the run's search range and keeps it if the
+    measured miss is lower. Returns the table and its measured rates."""
+    rng = random.Random(f"loop:{args.seed}")
+    items = [i for k in range(20, 20 + args.loop_blocks) for i in game.block(rng, block_seed(args.seed, k))]  # fmt: skip
+
+    def miss(r: dict[str, float]) -> float:
+        return sum(max(0.0, lo - v, v - hi) for v in r.values())
+
+    with open_executor("process", args.workers) as ex:
+        ev = Evaluator(game, space, ex, chunk=4)
+
+        def rates(ch: dict[str, int]) -> dict[str, float]:
+            t = tally(ev.outcomes([(normalise(ch, space), items)])[0])
+            return {g: t.rate(g) for g in groups}
+
+        cur = dict(LEVER)
+        now = rates(cur)
+        tried: set[str] = set()
+        print(f"closed loop on {args.loop_blocks} blocks: miss {miss(now):.3f} (the lever)")
+        for step in range(1, args.loop_steps + 1):
+            if len(cur) - 1 >= args.max_changes:
+                break
+
+            def guess(k: str, now: dict[str, float] = now) -> float:
+                r = dict(now)
+                for e in by_knob[k]:
+                    r[e["general"]] += e["shrunk"]
+                return miss(r)
+
+            options = sorted((guess(k), k) for k in usable - tried - set(cur))
+            if not options or options[0][0] >= miss(now):
+                break
+            k = options[0][1]
+            tried.add(k)
+            new = {**cur, k: moved[k]}
+            r = rates(new)
+            kept = miss(r) < miss(now)
+            if kept:
+                cur, now = new, r
+            print(f"  {step}: {k} {space[k].base} -> {moved[k]}: predicted {options[0][0]:.3f}, measured {miss(r):.3f}; {'kept' if kept else 'not kept'}; played {ev.played}")  # fmt: skip
+        out = [f"{names.get(g, g)} {now[g]:.3f}" for g in groups if not lo <= now[g] <= hi]
+        print(f"closed loop: {len(cur) - 1} card changes, miss {miss(now):.3f}; outside the aim: {', '.join(out)}")  # fmt: skip
+    return cur, now
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--min-t", type=float, default=2.0)
     p.add_argument("--max-changes", type=int, default=11, help="card changes (the lever apart)")
     p.add_argument("--verify-blocks", type=int, default=36)
+    p.add_argument("--loop-blocks", type=int, default=0, help="closed loop (0: open loop)")
+    p.add_argument("--loop-steps", type=int, default=40)
+    p.add_argument("--effects", default=None,
+                   help="an earlier run's --out file: its screened effects, no new screening")  # fmt: skip
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", default=None)
     args = p.parse_args(argv)
@@ -77,96 +140,105 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(f"screen:{args.seed}")
     log: dict[str, Any] = {"args": vars(args)}
 
-    with open_executor("process", args.workers) as ex:
+    if args.effects:  # an earlier run's screening
+        old = json.loads(Path(args.effects).read_text(encoding="utf-8"))
+        effects, rate = old["effects"], old["start"]
+        moved = {e["knob"]: e["to"] for e in effects}
+        theta = None
+        print(f"effects of {len(moved)} knobs from {args.effects}")
+    else:
+        with open_executor("process", args.workers) as ex:
 
-        def play(jobs: list[tuple[dict[str, int], list[Any]]]) -> list[list[Outcome]]:
-            tasks = [
-                replace(variant(game, table, normalise(ch, space), space), items=tuple(items))
-                for ch, items in jobs
-            ]
-            got = map(game.play, tasks) if ex is None else ex.map(game.play, tasks, chunksize=4)
-            return list(got)
+            def play(jobs: list[tuple[dict[str, int], list[Any]]]) -> list[list[Outcome]]:
+                tasks = [
+                    replace(variant(game, table, normalise(ch, space), space), items=tuple(items))
+                    for ch, items in jobs
+                ]
+                got = map(game.play, tasks) if ex is None else ex.map(game.play, tasks, chunksize=4)
+                return list(got)
 
-        # 1. the starting table (the lever alone): which way each general needs to go
-        items = [i for k in range(args.base_blocks) for i in game.block(rng, block_seed(args.seed, k))]  # fmt: skip
-        chunks = [items[i : i + 9] for i in range(0, len(items), 9)]
-        base_out = [o for os_ in play([(LEVER, c) for c in chunks]) for o in os_]
-        t = tally(base_out)
-        rate = {g: t.rate(g) for g in groups}
-        print(f"start (lever alone): first seat {t.first_rate:.3f}, {len(base_out)} matches, {time.time() - t0:.0f} s")  # fmt: skip
+            # 1. the starting table (the lever alone): which way each general needs to go
+            items = [i for k in range(args.base_blocks) for i in game.block(rng, block_seed(args.seed, k))]  # fmt: skip
+            chunks = [items[i : i + 9] for i in range(0, len(items), 9)]
+            base_out = [o for os_ in play([(LEVER, c) for c in chunks]) for o in os_]
+            t = tally(base_out)
+            rate = {g: t.rate(g) for g in groups}
+            print(f"start (lever alone): first seat {t.first_rate:.3f}, {len(base_out)} matches, {time.time() - t0:.0f} s")  # fmt: skip
 
-        # 2. candidate knobs: one step the way that helps the generals whose cards carry it
-        cands = []
-        for k in space.knobs:
-            if k.is_rules or not 0 < len(k.groups) <= 3:
-                continue
-            need = sum(0.5 - rate[g] for g in k.groups)
-            if abs(need) < 0.02:
-                continue
-            d = (1 if need > 0 else -1) * k.sign
-            v = max(k.low, min(k.high, k.base + d * k.step))
-            if v != k.base:
-                cands.append((abs(need), k.key, v))
-        cands.sort(key=lambda c: (-c[0], c[1]))
-        cands = cands[: args.candidates]
-        keys = [c[1] for c in cands]
-        moved = {c[1]: c[2] for c in cands}
-        print(f"{len(cands)} candidate knobs")
+            # 2. candidate knobs: one step the way that helps the generals whose cards carry it
+            cands = []
+            for k in space.knobs:
+                if k.is_rules or not 0 < len(k.groups) <= 3:
+                    continue
+                need = sum(0.5 - rate[g] for g in k.groups)
+                if abs(need) < 0.02:
+                    continue
+                d = (1 if need > 0 else -1) * k.sign
+                v = max(k.low, min(k.high, k.base + d * k.step))
+                if v != k.base:
+                    cands.append((abs(need), k.key, v))
+            cands.sort(key=lambda c: (-c[0], c[1]))
+            cands = cands[: args.candidates]
+            keys = [c[1] for c in cands]
+            moved = {c[1]: c[2] for c in cands}
+            print(f"{len(cands)} candidate knobs")
 
-        # 3. screening: each round its own variant
-        rows: list[tuple[list[int], Outcome]] = []
-        jobs = []
-        designs = []
-        for r in range(args.rounds):
-            on = [j for j in range(len(keys)) if rng.random() < args.p]
-            ch = {**LEVER, **{keys[j]: moved[keys[j]] for j in on}}
-            seed0 = block_seed(args.seed, 100 + r // 1000) + 9 * (r % 1000)
-            jobs.append((ch, pairing_block(groups, 1, rng, seed0)))
-            designs.append(on)
-        rows = [([], o) for o in base_out]  # the start's matches: every knob at rest
-        for on, outs in zip(designs, play(jobs), strict=True):
-            rows += [(on, o) for o in outs]
-        print(f"screening: {len(rows)} matches, {time.time() - t0:.0f} s")
+            # 3. screening: each round its own variant
+            rows: list[tuple[list[int], Outcome]] = []
+            jobs = []
+            designs = []
+            for r in range(args.rounds):
+                on = [j for j in range(len(keys)) if rng.random() < args.p]
+                ch = {**LEVER, **{keys[j]: moved[keys[j]] for j in on}}
+                seed0 = block_seed(args.seed, 100 + r // 1000) + 9 * (r % 1000)
+                jobs.append((ch, pairing_block(groups, 1, rng, seed0)))
+                designs.append(on)
+            rows = [([], o) for o in base_out]  # the start's matches: every knob at rest
+            for on, outs in zip(designs, play(jobs), strict=True):
+                rows += [(on, o) for o in outs]
+            print(f"screening: {len(rows)} matches, {time.time() - t0:.0f} s")
 
-    # 4. the linear model, ridge least squares
-    cols: dict[tuple[int, str], int] = {}  # (knob index, general) -> column
-    for j, key in enumerate(keys):
-        for g in sorted(space[key].groups):
-            cols[(j, g)] = 1 + len(groups) + len(cols)
-    n = 1 + len(groups) + len(cols)
-    xtx = np.zeros((n, n))
-    xty = np.zeros(n)
-    yy = 0.0
-    for start in range(0, len(rows), 4000):
-        part = rows[start : start + 4000]
-        x = np.zeros((len(part), n))
-        y = np.zeros(len(part))
-        for i, (on, o) in enumerate(part):
-            a, b = o.seats[0], o.seats[1]
-            x[i, 0] = 1.0 if a.first else -1.0
-            x[i, 1 + gi[a.group]] += 1.0
-            x[i, 1 + gi[b.group]] -= 1.0
-            for j in on:
-                if (j, a.group) in cols:
-                    x[i, cols[(j, a.group)]] += 1.0
-                if (j, b.group) in cols:
-                    x[i, cols[(j, b.group)]] -= 1.0
-            y[i] = a.score - 0.5
-        xtx += x.T @ x
-        xty += x.T @ y
-        yy += float(y @ y)
-    ridge = 1.0
-    inv = np.linalg.inv(xtx + ridge * np.eye(n))
-    theta = inv @ xty
-    resid = (yy - 2 * theta @ xty + theta @ xtx @ theta) / max(1, len(rows) - n)
-    se = np.sqrt(np.maximum(resid * np.diag(inv), 0))
-    effects = []
-    for (j, g), c in cols.items():
-        b, s = float(theta[c]), float(se[c])
-        shrunk = b * max(0.0, 1 - (s / b) ** 2) if b else 0.0
-        effects.append({"knob": keys[j], "to": moved[keys[j]], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
-    log["phi"] = float(theta[0])
-    print(f"model: {n} parameters, residual variance {resid:.3f}, first-seat term {theta[0]:+.3f}")
+        # 4. the linear model, ridge least squares
+        cols: dict[tuple[int, str], int] = {}  # (knob index, general) -> column
+        for j, key in enumerate(keys):
+            for g in sorted(space[key].groups):
+                cols[(j, g)] = 1 + len(groups) + len(cols)
+        n = 1 + len(groups) + len(cols)
+        xtx = np.zeros((n, n))
+        xty = np.zeros(n)
+        yy = 0.0
+        for start in range(0, len(rows), 4000):
+            part = rows[start : start + 4000]
+            x = np.zeros((len(part), n))
+            y = np.zeros(len(part))
+            for i, (on, o) in enumerate(part):
+                a, b = o.seats[0], o.seats[1]
+                x[i, 0] = 1.0 if a.first else -1.0
+                x[i, 1 + gi[a.group]] += 1.0
+                x[i, 1 + gi[b.group]] -= 1.0
+                for j in on:
+                    if (j, a.group) in cols:
+                        x[i, cols[(j, a.group)]] += 1.0
+                    if (j, b.group) in cols:
+                        x[i, cols[(j, b.group)]] -= 1.0
+                y[i] = a.score - 0.5
+            xtx += x.T @ x
+            xty += x.T @ y
+            yy += float(y @ y)
+        ridge = 1.0
+        inv = np.linalg.inv(xtx + ridge * np.eye(n))
+        theta = inv @ xty
+        resid = (yy - 2 * theta @ xty + theta @ xtx @ theta) / max(1, len(rows) - n)
+        se = np.sqrt(np.maximum(resid * np.diag(inv), 0))
+        effects = []
+        for (j, g), c in cols.items():
+            b, s = float(theta[c]), float(se[c])
+            shrunk = b * max(0.0, 1 - (s / b) ** 2) if b else 0.0
+            effects.append({"knob": keys[j], "to": moved[keys[j]], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
+        log["phi"] = float(theta[0])
+        print(
+            f"model: {n} parameters, residual variance {resid:.3f}, first-seat term {theta[0]:+.3f}"
+        )
 
     # 5. greedy choice on the predicted rates (the start measured, plus chosen effects)
     by_knob: dict[str, list[dict[str, Any]]] = {}
@@ -174,7 +246,11 @@ def main(argv: list[str] | None = None) -> int:
         by_knob.setdefault(e["knob"], []).append(e)
     usable = {k for k, es in by_knob.items() if any(abs(e["effect"]) >= args.min_t * e["se"] for e in es)}  # fmt: skip
 
-    strength = {g: float(theta[1 + gi[g]]) for g in groups}  # on the start, every match
+    strength = (  # on the start, every match (the measured start without a model)
+        {g: float(theta[1 + gi[g]]) for g in groups}
+        if theta is not None
+        else {g: rate[g] - 0.5 for g in groups}
+    )
 
     def predicted(chosen: list[str]) -> dict[str, float]:
         """Each general's rate against the field: its strength less its opponents' mean."""
@@ -206,6 +282,13 @@ def main(argv: list[str] | None = None) -> int:
     pred = predicted(chosen)
     log.update({"proposal": proposal, "predicted": pred, "start": rate, "effects": effects,
                 "start_model": predicted([])})  # fmt: skip
+
+    if args.loop_blocks:
+        # 5b. closed loop: the screened effects only choose what to try; each move is
+        # measured (the same blocks for every table: common random numbers; a move
+        # replays only its generals' matches) and kept if the measured miss falls
+        proposal, pred = closed_loop(args, game, space, groups, names, by_knob, usable, moved, lo, hi)  # fmt: skip
+        log["closed_loop"] = proposal
 
     # 6. verification on seeds no step played
     v = verify(game, {1: proposal}, Targets((0.4, 0.6), 0.55), seed=args.verify_seed,
