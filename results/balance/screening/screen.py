@@ -133,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     opts.rules_knobs = _knobs(opts, h)
     table = Path("cards.csv").read_text(encoding="utf-8")
     game = h.make(table, opts)
-    space = search_space(game, rules=["second_first_turn_mana"], bounds={}, max_step=0.5)
+    space = search_space(  # the command line's defaults: half a value at most, no cost 0
+        game, rules=["second_first_turn_mana"], bounds={}, max_step=0.5, zero_cost=False
+    )
     groups = list(game.groups())
     gi = {g: i for i, g in enumerate(groups)}
     names = getattr(game, "names", {})
@@ -144,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         old = json.loads(Path(args.effects).read_text(encoding="utf-8"))
         effects, rate = old["effects"], old["start"]
         moved = {e["knob"]: e["to"] for e in effects}
+        # (only moves this run's search space allows: the first pilot allowed cost 0)
+        effects = [e for e in effects if e["knob"] in space and space[e["knob"]].low <= e["to"] <= space[e["knob"]].high]  # fmt: skip
+        moved = {k: v for k, v in moved.items() if any(e["knob"] == k for e in effects)}
         theta = None
         print(f"effects of {len(moved)} knobs from {args.effects}")
     else:
