@@ -45,6 +45,11 @@ from throne_lib.kit.balance_cli import _knobs, hooks, options
 LEVER = {"rules.second_first_turn_mana": 3}  # every acceptance run's first-seat answer
 
 
+def knob_of(move: str) -> str:
+    """A move's knob: ``card.field`` (the directed design) or ``card.field@value``."""
+    return move.split("@", 1)[0]
+
+
 def closed_loop(
     args: argparse.Namespace,
     game: Any,
@@ -88,17 +93,18 @@ def closed_loop(
                     r[e["general"]] += e["shrunk"]
                 return miss(r)
 
-            options = sorted((guess(k), k) for k in usable - tried - set(cur))
+            free = {m for m in usable - tried if knob_of(m) not in cur}
+            options = sorted((guess(m), m) for m in free)
             if not options or options[0][0] >= miss(now):
                 break
             k = options[0][1]
             tried.add(k)
-            new = {**cur, k: moved[k]}
+            new = {**cur, knob_of(k): moved[k]}
             r = rates(new)
             kept = miss(r) < miss(now)
             if kept:
                 cur, now = new, r
-            print(f"  {step}: {k} {space[k].base} -> {moved[k]}: predicted {options[0][0]:.3f}, measured {miss(r):.3f}; {'kept' if kept else 'not kept'}; played {ev.played}")  # fmt: skip
+            print(f"  {step}: {knob_of(k)} {space[knob_of(k)].base} -> {moved[k]}: predicted {options[0][0]:.3f}, measured {miss(r):.3f}; {'kept' if kept else 'not kept'}; played {ev.played}")  # fmt: skip
         out = [f"{names.get(g, g)} {now[g]:.3f}" for g in groups if not lo <= now[g] <= hi]
         print(f"closed loop: {len(cur) - 1} card changes, miss {miss(now):.3f}; outside the aim: {', '.join(out)}")  # fmt: skip
     return cur, now
@@ -110,7 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--verify-seed", type=int, default=52000)
     p.add_argument("--base-blocks", type=int, default=20, help="10-round blocks on the lever")
     p.add_argument("--rounds", type=int, default=3000, help="screening rounds (9 matches)")
-    p.add_argument("--p", type=float, default=0.25, help="chance a candidate knob is moved")
+    p.add_argument("--p", type=float, default=0.25,
+                   help="chance a candidate knob is moved (symmetric: each way)")  # fmt: skip
+    p.add_argument("--design", choices=("directed", "symmetric"), default="directed",
+                   help="directed: each knob one step the way its generals need; symmetric: "
+                   "one step up or down, so the variants centre on the start")  # fmt: skip
     p.add_argument("--candidates", type=int, default=240)
     p.add_argument("--aim", default="0.47:0.53")
     p.add_argument("--min-t", type=float, default=2.0)
@@ -147,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         effects, rate = old["effects"], old["start"]
         moved = {e["knob"]: e["to"] for e in effects}
         # (only moves this run's search space allows: the first pilot allowed cost 0)
-        effects = [e for e in effects if e["knob"] in space and space[e["knob"]].low <= e["to"] <= space[e["knob"]].high]  # fmt: skip
+        effects = [e for e in effects if knob_of(e["knob"]) in space and space[knob_of(e["knob"])].low <= e["to"] <= space[knob_of(e["knob"])].high]  # fmt: skip
         moved = {k: v for k, v in moved.items() if any(e["knob"] == k for e in effects)}
         theta = None
         print(f"effects of {len(moved)} knobs from {args.effects}")
@@ -180,21 +190,36 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 d = (1 if need > 0 else -1) * k.sign
                 v = max(k.low, min(k.high, k.base + d * k.step))
-                if v != k.base:
+                if args.design == "symmetric":  # one step either way, both allowed
+                    up, down = k.base + k.step, k.base - k.step
+                    if k.low <= down and up <= k.high:
+                        cands.append((abs(need), k.key, up))
+                elif v != k.base:
                     cands.append((abs(need), k.key, v))
             cands.sort(key=lambda c: (-c[0], c[1]))
             cands = cands[: args.candidates]
             keys = [c[1] for c in cands]
-            moved = {c[1]: c[2] for c in cands}
-            print(f"{len(cands)} candidate knobs")
+            moved = {c[1]: c[2] for c in cands}  # directed: the move; symmetric: one step up
+            print(f"{len(cands)} candidate knobs ({args.design} design)")
 
             # 3. screening: each round its own variant
             rows: list[tuple[list[int], Outcome]] = []
             jobs = []
             designs = []
             for r in range(args.rounds):
-                on = [j for j in range(len(keys)) if rng.random() < args.p]
-                ch = {**LEVER, **{keys[j]: moved[keys[j]] for j in on}}
+                if args.design == "symmetric":  # x = +1 (a step up) or -1 (down), p each
+                    on = []
+                    for j in range(len(keys)):
+                        u = rng.random()
+                        if u < 2 * args.p:
+                            on.append(j if u < args.p else -1 - j)
+                    ch = {**LEVER}
+                    for j in on:
+                        k = space[keys[j if j >= 0 else -1 - j]]
+                        ch[k.key] = k.base + (k.step if j >= 0 else -k.step)
+                else:
+                    on = [j for j in range(len(keys)) if rng.random() < args.p]
+                    ch = {**LEVER, **{keys[j]: moved[keys[j]] for j in on}}
                 seed0 = block_seed(args.seed, 100 + r // 1000) + 9 * (r % 1000)
                 jobs.append((ch, pairing_block(groups, 1, rng, seed0)))
                 designs.append(on)
@@ -221,11 +246,12 @@ def main(argv: list[str] | None = None) -> int:
                 x[i, 0] = 1.0 if a.first else -1.0
                 x[i, 1 + gi[a.group]] += 1.0
                 x[i, 1 + gi[b.group]] -= 1.0
-                for j in on:
+                for jj in on:
+                    j, xv = (jj, 1.0) if jj >= 0 else (-1 - jj, -1.0)
                     if (j, a.group) in cols:
-                        x[i, cols[(j, a.group)]] += 1.0
+                        x[i, cols[(j, a.group)]] += xv
                     if (j, b.group) in cols:
-                        x[i, cols[(j, b.group)]] -= 1.0
+                        x[i, cols[(j, b.group)]] -= xv
                 y[i] = a.score - 0.5
             xtx += x.T @ x
             xty += x.T @ y
@@ -239,7 +265,14 @@ def main(argv: list[str] | None = None) -> int:
         for (j, g), c in cols.items():
             b, s = float(theta[c]), float(se[c])
             shrunk = b * max(0.0, 1 - (s / b) ** 2) if b else 0.0
-            effects.append({"knob": keys[j], "to": moved[keys[j]], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
+            if args.design == "symmetric":  # a move each way: "knob@value", effect +-b
+                k = space[keys[j]]
+                for sign in (1, -1):
+                    to = k.base + sign * k.step
+                    effects.append({"knob": f"{k.key}@{to}", "to": to, "general": g, "effect": sign * b, "se": s, "shrunk": sign * shrunk})  # fmt: skip
+            else:
+                effects.append({"knob": keys[j], "to": moved[keys[j]], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
+        moved = {e["knob"]: e["to"] for e in effects}
         log["phi"] = float(theta[0])
         print(
             f"model: {n} parameters, residual variance {resid:.3f}, first-seat term {theta[0]:+.3f}"
@@ -274,7 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"predicted miss of the aimed band {lo:.2f}-{hi:.2f}: {now:.3f} (the start)")
     while len(chosen) < args.max_changes:
         best = min(
-            ((miss(predicted([*chosen, k])), k) for k in sorted(usable - set(chosen))),
+            (
+                (miss(predicted([*chosen, k])), k)
+                for k in sorted(usable)
+                if knob_of(k) not in {knob_of(c) for c in chosen}
+            ),
             default=None,
         )
         if best is None or best[0] >= now - 1e-9:
@@ -282,8 +319,10 @@ def main(argv: list[str] | None = None) -> int:
         now = best[0]
         chosen.append(best[1])
         es = ", ".join(f"{names.get(e['general'], e['general'])} {100 * e['effect']:+.1f}±{100 * e['se']:.1f}" for e in by_knob[best[1]])  # fmt: skip
-        print(f"  + {best[1]} {space[best[1]].base} -> {moved[best[1]]}: miss {now:.3f} ({es})")
-    proposal = {**LEVER, **{k: moved[k] for k in chosen}}
+        print(
+            f"  + {knob_of(best[1])} {space[knob_of(best[1])].base} -> {moved[best[1]]}: miss {now:.3f} ({es})"
+        )
+    proposal = {**LEVER, **{knob_of(k): moved[k] for k in chosen}}
     pred = predicted(chosen)
     log.update({"proposal": proposal, "predicted": pred, "start": rate, "effects": effects,
                 "start_model": predicted([])})  # fmt: skip
