@@ -83,6 +83,11 @@ def closed_loop(
         now = rates(cur)
         tried: set[str] = set()
         print(f"closed loop on {args.loop_blocks} blocks: miss {miss(now):.3f} (the lever)")
+        if args.loop_moves == "full":
+            cur, now = full_loop(args, space, groups, by_knob, usable, rates, miss, cur, now)
+            out = [f"{names.get(g, g)} {now[g]:.3f}" for g in groups if not lo <= now[g] <= hi]
+            print(f"closed loop: {len(cur) - 1} card changes, miss {miss(now):.3f}; outside the aim: {', '.join(out)}")  # fmt: skip
+            return cur, now
         for step in range(1, args.loop_steps + 1):
             if len(cur) - 1 >= args.max_changes:
                 break
@@ -110,6 +115,78 @@ def closed_loop(
     return cur, now
 
 
+def full_loop(
+    args: argparse.Namespace,
+    space: Any,
+    groups: list[str],
+    by_knob: dict[str, list[dict[str, Any]]],
+    usable: set[str],
+    rates: Any,
+    miss: Any,
+    cur: dict[str, int],
+    now: dict[str, float],
+) -> tuple[dict[str, int], dict[str, float]]:
+    """The closed loop with every kind of move the kit's repair makes (symmetric design):
+    a new change, one more step or one back of a changed knob (no new change), and, at
+    ``--max-changes``, a swap (a changed knob back to today's value for a new change).
+    Predicted from the screened per-step effects (linear in steps); each tried table is
+    measured and kept if the measured miss falls; a table is tried once."""
+    per_step: dict[str, dict[str, float]] = {}
+    for m in usable:
+        k = space[knob_of(m)]
+        sign = 1 if int(m.split("@")[1]) > k.base else -1
+        per_step[k.key] = {e["general"]: sign * e["shrunk"] for e in by_knob[m]}
+    tried: set[tuple[tuple[str, int], ...]] = set()
+
+    def guess(new: dict[str, int]) -> float:
+        r = dict(now)
+        for key in set(new) | set(cur):
+            if key in LEVER:
+                continue
+            k = space[key]
+            d = (new.get(key, k.base) - cur.get(key, k.base)) / k.step
+            for g, e in per_step.get(key, {}).items():
+                r[g] += d * e
+        return float(miss(r))
+
+    for step in range(1, args.loop_steps + 1):
+        full = len(cur) - 1 >= args.max_changes
+        options: list[dict[str, int]] = []
+        for key in sorted(per_step):
+            k = space[key]
+            for d in (1, -1):
+                v = cur.get(key, k.base) + d * k.step
+                if not k.low <= v <= k.high:
+                    continue
+                new = {kk: vv for kk, vv in {**cur, key: v}.items() if kk in LEVER or vv != space[kk].base}  # fmt: skip
+                if len(new) - 1 <= args.max_changes:
+                    options.append(new)
+                elif full:  # a swap: one changed knob back to today's value
+                    for drop in sorted(set(cur) - set(LEVER)):
+                        options.append({kk: vv for kk, vv in new.items() if kk != drop})
+        scored = sorted(
+            (guess(o), tuple(sorted(o.items())))
+            for o in options
+            if tuple(sorted(o.items())) not in tried
+        )
+        if not scored or scored[0][0] >= miss(now) - 1e-9:
+            break
+        predicted, key_t = scored[0]
+        tried.add(key_t)
+        new = dict(key_t)
+        r = rates(new)
+        kept = miss(r) < miss(now)
+        what = ", ".join(
+            f"{k} {cur.get(k, space[k].base)} -> {new.get(k, space[k].base)}"
+            for k in sorted(set(new) | set(cur))
+            if k not in LEVER and new.get(k, space[k].base) != cur.get(k, space[k].base)
+        )
+        print(f"  {step}: {what}: predicted {predicted:.3f}, measured {miss(r):.3f}; {'kept' if kept else 'not kept'}; {len(new) - 1} changes")  # fmt: skip
+        if kept:
+            cur, now = new, r
+    return cur, now
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=45, help="run seed: its search blocks")
@@ -128,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--verify-blocks", type=int, default=36)
     p.add_argument("--loop-blocks", type=int, default=0, help="closed loop (0: open loop)")
     p.add_argument("--loop-steps", type=int, default=40)
+    p.add_argument("--loop-moves", choices=("new", "full"), default="new",
+                   help="new: only new changes (pilots 2, 3); full: also one more step, "
+                   "one back, and swaps at --max-changes (symmetric design)")  # fmt: skip
     p.add_argument("--effects", default=None,
                    help="an earlier run's --out file: its screened effects, no new screening")  # fmt: skip
     p.add_argument("--workers", type=int, default=2)
