@@ -199,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="directed: each knob one step the way its generals need; symmetric: "
                    "one step up or down, so the variants centre on the start")  # fmt: skip
     p.add_argument("--candidates", type=int, default=240)
+    p.add_argument("--per-general", type=int, default=0,
+                   help="each general's N most relevant knobs are candidates whatever the "
+                   "ranking (0: the ranking alone; the third pilot had none of 狮心王's)")  # fmt: skip
     p.add_argument("--aim", default="0.47:0.53")
     p.add_argument("--min-t", type=float, default=2.0)
     p.add_argument("--max-changes", type=int, default=11, help="card changes (the lever apart)")
@@ -277,10 +280,22 @@ def main(argv: list[str] | None = None) -> int:
                 elif v != k.base:
                     cands.append((abs(need), k.key, v))
             cands.sort(key=lambda c: (-c[0], c[1]))
-            cands = cands[: args.candidates]
+            if args.per_general:  # each general's most relevant knobs first, then the rest
+                first: dict[str, tuple[float, str, int]] = {}
+                for g in groups:
+                    mine = [c for c in cands if g in space[c[1]].groups]
+                    for c in mine[: args.per_general]:
+                        first.setdefault(c[1], c)
+                rest = [c for c in cands if c[1] not in first]
+                picked = sorted(first.values(), key=lambda c: (-c[0], c[1]))
+                cands = picked + rest[: max(0, args.candidates - len(picked))]
+            else:
+                cands = cands[: args.candidates]
             keys = [c[1] for c in cands]
             moved = {c[1]: c[2] for c in cands}  # directed: the move; symmetric: one step up
-            print(f"{len(cands)} candidate knobs ({args.design} design)")
+            cover = {g: sum(g in space[k].groups for k in keys) for g in groups}
+            least = min(cover, key=lambda g: (cover[g], g))
+            print(f"{len(cands)} candidate knobs ({args.design} design); fewest for one general: {cover[least]} ({names.get(least, least)})")  # fmt: skip
 
             # 3. screening: each round its own variant
             rows: list[tuple[list[int], Outcome]] = []
