@@ -355,17 +355,13 @@ def focus_table(df: pd.DataFrame) -> pd.DataFrame:
     groups = [(key, g) for key, g in pairs.groupby(["agent", "role"])]
     groups += [((agent, "all"), g) for agent, g in pairs.groupby("agent")]
     for (agent, role), g in groups:
-        n = len(g)
-        d = g["win"] - g["base"]
-        half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-        up, down = int((d > 0).sum()), int((d < 0).sum())
+        paired = _paired(g["win"] - g["base"])
+        up, down = paired["better"], paired["worse"]
         log_ratio = math.log((up + 0.5) / (down + 0.5))
         se = math.sqrt(1 / (up + 0.5) + 1 / (down + 0.5))
         k = 400 / math.log(10)
-        out.append({"agent": agent, "role": role, "seeds": n, "win_rate": g["win"].mean(),
-                    "reference_rate": g["base"].mean(), "advantage": d.mean(),
-                    "ci_low": d.mean() - half, "ci_high": d.mean() + half,
-                    "better": up, "worse": down, "elo": k * log_ratio,
+        out.append({"agent": agent, "role": role, "seeds": len(g), "win_rate": g["win"].mean(),
+                    "reference_rate": g["base"].mean(), **paired, "elo": k * log_ratio,
                     "elo_low": k * (log_ratio - Z95 * se), "elo_high": k * (log_ratio + Z95 * se)})  # fmt: skip
     res = pd.DataFrame(out)
     res["_all"] = res["role"] != "all"
