@@ -346,6 +346,22 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         "(default %(default)g: any gain)",
         metavar="P",
     )
+    budget(
+        "--screen",
+        "screening: play ROUNDS rounds (every group once), each on its own variant with "
+        "every candidate knob a step up or down at random, fit every knob's effect on "
+        "every group from all of them, and let the repair try the move those effects "
+        "predict to help most (two-seat pairing games; default %(default)s: off)",
+        metavar="ROUNDS",
+    )
+    budget("--screen-p", "screening: the chance a candidate knob is moved each way (default %(default)s)")  # fmt: skip
+    budget("--screen-knobs", "screening: candidate knobs (default %(default)s)", metavar="N")
+    budget(
+        "--screen-per-group",
+        "screening: each group's N most needed knobs are candidates whatever the ranking "
+        "(default %(default)s)",
+        metavar="N",
+    )
     b.add_argument(
         "--no-rules-first",
         dest="rules_first",
@@ -520,6 +536,11 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
             plan = st["plan"]
             line = plan.text(budget.verify_blocks, st["per_block"])
             tqdm.write(("warning: " if not plan.can_tell else "") + line, file=sys.stderr)
+            return
+        if "screening" in st and "generation" not in st:  # screening under way
+            bar.set_postfix_str(
+                f"screening {st['screening']}/{st['rounds']} rounds, {st['matches_played']} matches"
+            )
             return
         if st.get("holdout") or st.get("verified"):
             what = "verification" if st.get("verified") else "holdout"

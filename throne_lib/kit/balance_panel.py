@@ -452,6 +452,12 @@ class SuggestPanel:
                 f"留出验证完成，复核完成 · {h['matches_played']} 局 · 用时 {_duration(elapsed)}"
             )
             return
+        if "screening" in h and "generation" not in h:
+            self.status.value = (
+                f"筛选第 {h['screening']}/{h['rounds']} 轮 · 已模拟 {h['matches_played']} 局"
+                f" · 用时 {_duration(elapsed)}"
+            )
+            return
         if h.get("holdout"):
             self.status.value = (
                 f"留出验证完成 · {h['matches_played']} 局 · 用时 {_duration(elapsed)}"

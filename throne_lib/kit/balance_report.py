@@ -31,6 +31,7 @@ from throne_lib.kit.balance import (
     apply_card_changes,
     base_values,
 )
+from throne_lib.kit.balance.screening import SCREEN_MIN_T
 from throne_lib.kit.carddiff import Sheet
 from throne_lib.kit.textfile import write_atomic
 
@@ -171,6 +172,26 @@ def rules_lines(
     ]
 
 
+def _screen_lines(res: BalanceResult, names: Mapping[str, str], top: int = 8) -> list[str]:
+    """What screening (:data:`Budget.screen`) played and estimated: rounds, matches,
+    candidate knobs, how many have an effect it can tell, and the strongest of those."""
+    got = next((h["screening"] for h in res.history if "screening" in h), None)
+    if got is None:
+        return []
+    fewest, n = got["fewest"]
+    lines = [
+        f"screening: {got['rounds']} rounds ({got['matches']} matches with the start's), "
+        f"{len(got['knobs'])} candidate knobs a step up or down (fewest for one group: {n}, "
+        f"{names.get(fewest, fewest)}); {got['usable']} with an effect at |t| ≥ "
+        f"{SCREEN_MIN_T:g}; first-seat term {100 * got['first_seat']:+.1f} points",
+        f"  strongest effects per step up (points, ±1 standard error; top {top}):",
+    ]
+    strongest = sorted(got["effects"], key=lambda e: (-abs(e[2]) / max(e[3], 1e-9), e[0], e[1]))
+    for knob, group, b, se in strongest[:top]:
+        lines.append(f"    {_knob(knob, names)} on {names.get(group, group)}: {100 * b:+.1f}±{100 * se:.1f}")  # fmt: skip
+    return lines
+
+
 def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
     """What each repair step worked on (the groups furthest out, with their rate and
     the way they should move) and what it kept, with the aimed imbalance before and
@@ -202,6 +223,18 @@ def _step_lines(
             f"{_knob(k, names)} {_value(k, old, names)}→{_value(k, new, names)}"
             for k, old, new in h["kept"]
         )
+        if "tried" in h:  # a screened repair step: one move, predicted and measured
+            tried = ", ".join(
+                f"{_knob(k, names)} {_value(k, old, names)}→{_value(k, new, names)}"
+                for k, old, new in h["tried"]
+            )
+            lines.append(
+                f"  {h[key]}: tried {tried} (for {worked or 'nothing'}): miss predicted "
+                f"{h['predicted_miss']:.3f}, measured {h['measured_miss']:.3f}: "
+                f"{'kept' if h['kept'] else 'not kept'}; imbalance "
+                f"{h['imbalance_before']:.3f} -> {h['imbalance_after']:.3f}"
+            )
+            continue
         lines.append(
             f"  {h[key]}: for {worked or 'nothing'}: kept {kept or 'nothing'}; imbalance "
             f"{h['imbalance_before']:.3f} -> {h['imbalance_after']:.3f}"
@@ -242,12 +275,17 @@ def report_text(
         ),
         *(
             [
-                f"repair: {res.repairs_run} of {b.repair} steps"
+                ("screened repair" if b.screen else "repair")
+                + f": {res.repairs_run} of {b.repair} steps"
                 + {
                     "time": " (stopped by the time limit; rerun with "
                     f"--repair {res.repairs_run} to repeat it)",
                     "in band": " (every group in band)",
-                    "no move": " (no knob left to try)",
+                    "no move": (
+                        " (no move predicted to lower the miss)"
+                        if b.screen
+                        else " (no knob left to try)"
+                    ),
                 }.get(res.repair_stop or "", "")
                 + (
                     f"; {res.repair_moves} moves kept, {res.repair_rejected} tries chosen on "
@@ -261,9 +299,14 @@ def report_text(
                     if b.confirm and b.slot_price > 0
                     else ""
                 )
-                + f"; each step: the {b.repair_groups} groups furthest out, "
-                f"≤ {b.repair_tries} tries each"
-                + (", the first the move measured to help most" if b.repair_memory else "")
+                + (
+                    "; each step: the one move the screened effects predict to lower the "
+                    "miss of the aimed band most, kept if its measured miss is lower"
+                    if b.screen
+                    else f"; each step: the {b.repair_groups} groups furthest out, "
+                    f"≤ {b.repair_tries} tries each"
+                    + (", the first the move measured to help most" if b.repair_memory else "")
+                )
             ]
             if b.repair
             else []
@@ -278,6 +321,7 @@ def report_text(
         f"{res.before.imbalance:.3f} on the holdout blocks "
         f"(first seat {_pct(res.before.rates[FIRST])})",
         *_lever_lines(res),
+        *_screen_lines(res, names),
         *_repair_lines(res, names),
         f"Pareto set of the search: {len(res.front)} candidates; shown: {len(res.proposals)}",
         *tell_lines(res),

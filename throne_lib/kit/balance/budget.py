@@ -8,6 +8,11 @@ from throne_lib.kit.balance.measure import (
     MAX_BLOCKS,
 )
 
+# Screening's match seeds take the last SCREEN_RANGES block ranges of a run seed's search
+# range (:mod:`.screening`): the search and confirm blocks end below SCREEN_FIRST_BLOCK.
+SCREEN_RANGES = 100
+SCREEN_FIRST_BLOCK = MAX_BLOCKS - SCREEN_RANGES
+
 # The first-seat lever is chosen this far under the bound on the search blocks, so that it
 # still meets the bound on the holdout: 360 search matches put ±2.6 points of sampling
 # noise on the first seat's rate.
@@ -164,6 +169,10 @@ class Budget:
     verify_blocks: int = 8
     prune: bool = True
     holdout_repair: int = 0
+    screen: int = 0
+    screen_p: float = 0.15
+    screen_knobs: int = 300
+    screen_per_group: int = 12
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not self.time_limit > 0:
@@ -196,5 +205,18 @@ class Budget:
                 raise ValueError(f"budget {name} must be at least 1")
         if self.blocks + self.confirm > MAX_BLOCKS:
             raise ValueError(f"budget: at most {MAX_BLOCKS} search and confirm blocks together")
+        if self.screen < 0:
+            raise ValueError("budget screen must be at least 0 (rounds)")
+        if self.screen and not self.repair:
+            raise ValueError("budget screen needs repair steps (the screened repair uses them)")
+        if self.screen and self.blocks + self.confirm > SCREEN_FIRST_BLOCK:
+            raise ValueError(
+                f"budget: with screen, at most {SCREEN_FIRST_BLOCK} search and confirm blocks"
+            )
+        if not 0 < self.screen_p <= 0.5:
+            raise ValueError(f"budget screen_p {self.screen_p}: expected 0 < p <= 0.5")
+        for name in ("screen_knobs", "screen_per_group"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"budget {name} must be at least 0")
         if not 0 <= self.repair_share < 1:
             raise ValueError(f"budget repair_share {self.repair_share}: expected 0 <= share < 1")

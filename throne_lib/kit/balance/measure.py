@@ -256,6 +256,48 @@ class Evaluator:
                         self.memo.put(repr((item, changes)), o)
         return [[self.cache[self._key(i, c)] for i in items] for c, items in jobs]
 
+    def whole(self, jobs: Sequence[tuple[Changes, Sequence[Hashable]]]) -> list[list[Outcome]]:
+        """The outcomes of each (changes, items) job, each job played as one task on its
+        whole variant (unless all its outcomes are cached or in the memo). For many
+        variants of a few matches each (screening): :meth:`outcomes` would split a job by
+        the changes each match's cards can see, a task of one match each. Kept under the
+        same keys as :meth:`outcomes` keeps them."""
+        out: list[list[Outcome] | None] = []
+        todo: list[int] = []
+        for n, (changes, items) in enumerate(jobs):
+            keys = [self._key(item, changes) for item in items]
+            got = [
+                self.cache.get(k) or (self.memo.get(repr(k)) if self.memo is not None else None)
+                for k in keys
+            ]
+            if all(o is not None for o in got):
+                for k, o in zip(keys, got, strict=True):
+                    if k not in self.cache:
+                        self.reused += 1
+                        self.cache[k] = o  # type: ignore[assignment]
+                out.append(got)  # type: ignore[arg-type]
+            else:
+                out.append(None)
+                todo.append(n)
+        tasks = [
+            replace(variant(self.game, self.base, jobs[n][0], self.space), items=tuple(jobs[n][1]))
+            for n in todo
+        ]
+        results: Iterable[list[Outcome]] = (
+            (self.game.play(t) for t in tasks)
+            if self.executor is None
+            else self.executor.map(self.game.play, tasks)
+        )
+        for n, task, got_ in zip(todo, tasks, results, strict=True):
+            for item, o in zip(task.items, got_, strict=True):
+                key = self._key(item, jobs[n][0])
+                self.cache[key] = o
+                self.played += 1
+                if self.memo is not None:
+                    self.memo.put(repr(key), o)
+            out[n] = got_
+        return [o for o in out if o is not None]
+
 
 @dataclass(frozen=True)
 class GroupRate:

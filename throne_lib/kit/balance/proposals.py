@@ -242,7 +242,7 @@ def suggest(
         # which to show is the search's choice (the aimed band); every figure shown is
         # under the stated band, so search and holdout imbalances compare
         shown = _shown(front, space, search.targets, search.groups, budget.proposals)
-        if search.confirm_blocks:
+        if search.confirm_blocks or budget.screen:
             shown = _with_repaired(shown, search.repaired, budget.proposals)
         hold_rng = random.Random(f"holdout:{seed}")
         holdout = [

@@ -19,7 +19,8 @@ from throne_lib.kit.balance.measure import (
     Tally,
     tally,
 )
-from throne_lib.kit.balance.search import Candidate, _Generations
+from throne_lib.kit.balance.screening import _Screening
+from throne_lib.kit.balance.search import Candidate
 from throne_lib.kit.balance.space import (
     FIRST,
     Changes,
@@ -28,7 +29,7 @@ from throne_lib.kit.balance.space import (
 )
 
 
-class _Search(_Generations):
+class _Search(_Screening):
     """The whole search: the generations (:class:`_Generations`) and the repair stage."""
 
     def repair_start(self) -> Candidate:
@@ -339,6 +340,9 @@ class _Search(_Generations):
         says where a step moves: its best confirmed try, or (``repair_combine``) every
         group's confirmed move made together."""
         cur = self.repair_start()
+        if self.budget.screen:
+            self.screened_repair(taken, cur)
+            return
         gen = max((int(h["generation"]) for h in self.history), default=0)
         last = 0.0
         stop = "budget"
