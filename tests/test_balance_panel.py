@@ -139,6 +139,7 @@ def test_castle_panel_has_no_first_seat_target_and_runs(tmp_path: Path) -> None:
     panel = _tiny(suggest_panel("castle", cards, backend="serial", block_matches=2))
     labels = _labels(panel.widget)
     assert "胜率区间" in labels and "先手上限" not in labels  # the 城主 always opens
+    assert "筛选轮数" not in labels  # screening is for two-seat pairing games
     assert "rules.lord_mana" in panel.freeze.placeholder
     res = panel.run()
     assert res.targets.first_seat_max == 1.0
@@ -160,7 +161,7 @@ def test_pin_panel_has_decks_and_the_first_seat_and_runs(tmp_path: Path) -> None
     cards = tmp_path / "cards-pin.csv"
     cards.write_bytes(PIN.card_tables[0].read_bytes())
     panel = _tiny(suggest_panel("pin", cards, backend="serial", block_rounds=1))
-    assert "先手上限" in _labels(panel.widget)
+    assert "先手上限" in _labels(panel.widget) and "筛选轮数" in _labels(panel.widget)
     panel.freeze.value = "anv_hq, rules.hq_hp"
     res = panel.run()
     assert res.groups == ["anvil", "aurora"] and res.targets.first_seat_max == 0.55
@@ -205,3 +206,27 @@ def test_time_limit_estimate_and_apply_only_after_a_proposal(tmp_path: Path) -> 
     panel.run()
     assert any("已用" in t and "预计还需" in t for t in ticks)
     assert "用时" in panel.status.value and not panel.apply_button.disabled
+
+
+def test_the_screen_slider_reaches_the_search_and_the_estimate(tmp_path: Path) -> None:
+    """For a pairing game the panel offers screening (Budget.screen): turning it on
+    gives a repair with no steps 20, the estimate counts its rounds as blocks, and the
+    run screens (its history holds the estimates) and reports each screened step."""
+    from test_balance_screening import TABLE as PAIRS
+    from test_balance_screening import ToyPairs
+
+    cards = tmp_path / "cards.csv"
+    cards.write_text(PAIRS, encoding="utf-8")
+    panel = SuggestPanel(ToyPairs, cards, {}, backend="serial", screen_block_rounds=10)
+    panel.generations.value, panel.blocks.value, panel.holdout.value = 1, 4, 2
+    panel.verify_blocks.value = 2
+    assert "筛选轮数" in _labels(panel.widget) and panel.repair.value == 0
+    before = panel.block_count()
+    panel.screen.value = 500
+    assert panel.repair.value == 20
+    assert panel.block_count() == before + 20 * 4 + 500 // 10
+    res = panel.run()
+    assert res.budget.screen == 500 and res.budget.repair == 20
+    assert any("screening" in h for h in res.history)
+    assert any("tried" in h for h in res.history)  # a screened step
+    assert "复核完成" in panel.status.value

@@ -795,15 +795,18 @@ def suggest_panel(
     def make(text: str) -> BalanceGame:
         return h.make(text, args)
 
-    names = getattr(make(path.read_text(encoding="utf-8")), "names", {})
+    from throne_lib.kit.balance.screening import screenable
+
+    game = make(path.read_text(encoding="utf-8"))
     return SuggestPanel(
         make,
         path,
-        names,
+        getattr(game, "names", {}),
         backend,
         first_seat=h.first_seat,
         freeze_hint=h.freeze_hint,
         rules_type=h.rules_type,
+        screen_block_rounds=getattr(game, "block_rounds", None) if screenable(game) else None,
     )
 
 

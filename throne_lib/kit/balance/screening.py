@@ -196,6 +196,12 @@ def fit_effects(
     return effects, float(theta[0]), resid
 
 
+def screenable(game: object) -> bool:
+    """Can screening run on ``game``: a two-seat game whose groups meet in pairings (a
+    :class:`~throne_lib.kit.balance.adapter.PairingAdapter`, whose ``closure`` it reads)?"""
+    return hasattr(game, "closure")
+
+
 class _Screening(_Generations):
     """Screening and the repair it guides; :class:`throne_lib.kit.balance.repair._Search`
     calls :meth:`screened_repair` as its repair stage when :data:`Budget.screen` is on."""
@@ -211,7 +217,7 @@ class _Screening(_Generations):
     def screen(self, start: Candidate) -> Screened:
         """Play :data:`Budget.screen` rounds around ``start`` (its search-block matches
         join them, every knob at rest) and fit the effects."""
-        if not hasattr(self.game, "closure"):
+        if not screenable(self.game):
             raise ValueError(
                 "screening needs a two-seat game whose groups meet in pairings "
                 f"(a PairingAdapter); {type(self.game).__name__} is not one"
