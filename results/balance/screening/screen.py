@@ -34,11 +34,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from throne_lib.kit.balance import Targets, block_seed, normalise, search_space, tally, verify
 from throne_lib.kit.balance.adapter import Outcome, pairing_block
 from throne_lib.kit.balance.measure import Evaluator, open_executor
+from throne_lib.kit.balance.screening import fit_effects
 from throne_lib.kit.balance.space import FIRST, variant
 from throne_lib.kit.balance_cli import _knobs, hooks, options
 
@@ -230,7 +229,6 @@ def main(argv: list[str] | None = None) -> int:
         game, rules=["second_first_turn_mana"], bounds={}, max_step=0.5, zero_cost=False
     )
     groups = list(game.groups())
-    gi = {g: i for i, g in enumerate(groups)}
     names = getattr(game, "names", {})
     rng = random.Random(f"screen:{args.seed}")
     log: dict[str, Any] = {"args": vars(args)}
@@ -242,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         # (only moves this run's search space allows: the first pilot allowed cost 0)
         effects = [e for e in effects if knob_of(e["knob"]) in space and space[knob_of(e["knob"])].low <= e["to"] <= space[knob_of(e["knob"])].high]  # fmt: skip
         moved = {k: v for k, v in moved.items() if any(e["knob"] == k for e in effects)}
-        theta = None
+        strength_fit = None
         print(f"effects of {len(moved)} knobs from {args.effects}")
     else:
         with open_executor("process", args.workers) as ex:
@@ -323,55 +321,25 @@ def main(argv: list[str] | None = None) -> int:
                 rows += [(on, o) for o in outs]
             print(f"screening: {len(rows)} matches, {time.time() - t0:.0f} s")
 
-        # 4. the linear model, ridge least squares
-        cols: dict[tuple[int, str], int] = {}  # (knob index, general) -> column
-        for j, key in enumerate(keys):
-            for g in sorted(space[key].groups):
-                cols[(j, g)] = 1 + len(groups) + len(cols)
-        n = 1 + len(groups) + len(cols)
-        xtx = np.zeros((n, n))
-        xty = np.zeros(n)
-        yy = 0.0
-        for start in range(0, len(rows), 4000):
-            part = rows[start : start + 4000]
-            x = np.zeros((len(part), n))
-            y = np.zeros(len(part))
-            for i, (on, o) in enumerate(part):
-                a, b = o.seats[0], o.seats[1]
-                x[i, 0] = 1.0 if a.first else -1.0
-                x[i, 1 + gi[a.group]] += 1.0
-                x[i, 1 + gi[b.group]] -= 1.0
-                for jj in on:
-                    j, xv = (jj, 1.0) if jj >= 0 else (-1 - jj, -1.0)
-                    if (j, a.group) in cols:
-                        x[i, cols[(j, a.group)]] += xv
-                    if (j, b.group) in cols:
-                        x[i, cols[(j, b.group)]] -= xv
-                y[i] = a.score - 0.5
-            xtx += x.T @ x
-            xty += x.T @ y
-            yy += float(y @ y)
-        ridge = 1.0
-        inv = np.linalg.inv(xtx + ridge * np.eye(n))
-        theta = inv @ xty
-        resid = (yy - 2 * theta @ xty + theta @ xtx @ theta) / max(1, len(rows) - n)
-        se = np.sqrt(np.maximum(resid * np.diag(inv), 0))
+        # 4. the linear model, ridge least squares (the kit's fit since it took this
+        # prototype in: throne_lib/kit/balance/screening.py, the same columns and sums)
+        fitted, phi, resid, strength_fit = fit_effects(
+            rows, keys, {k: space[k].groups for k in keys}, groups
+        )
+        n = 1 + len(groups) + len(fitted)
         effects = []
-        for (j, g), c in cols.items():
-            b, s = float(theta[c]), float(se[c])
-            shrunk = b * max(0.0, 1 - (s / b) ** 2) if b else 0.0
+        for fe in fitted:
+            b, s, g, shrunk = fe.per_step, fe.se, fe.group, fe.shrunk
             if args.design == "symmetric":  # a move each way: "knob@value", effect +-b
-                k = space[keys[j]]
+                k = space[fe.knob]
                 for sign in (1, -1):
                     to = k.base + sign * k.step
                     effects.append({"knob": f"{k.key}@{to}", "to": to, "general": g, "effect": sign * b, "se": s, "shrunk": sign * shrunk})  # fmt: skip
             else:
-                effects.append({"knob": keys[j], "to": moved[keys[j]], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
+                effects.append({"knob": fe.knob, "to": moved[fe.knob], "general": g, "effect": b, "se": s, "shrunk": shrunk})  # fmt: skip
         moved = {e["knob"]: e["to"] for e in effects}
-        log["phi"] = float(theta[0])
-        print(
-            f"model: {n} parameters, residual variance {resid:.3f}, first-seat term {theta[0]:+.3f}"
-        )
+        log["phi"] = phi
+        print(f"model: {n} parameters, residual variance {resid:.3f}, first-seat term {phi:+.3f}")
 
     # 5. greedy choice on the predicted rates (the start measured, plus chosen effects)
     by_knob: dict[str, list[dict[str, Any]]] = {}
@@ -380,9 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     usable = {k for k, es in by_knob.items() if any(abs(e["effect"]) >= args.min_t * e["se"] for e in es)}  # fmt: skip
 
     strength = (  # on the start, every match (the measured start without a model)
-        {g: float(theta[1 + gi[g]]) for g in groups}
-        if theta is not None
-        else {g: rate[g] - 0.5 for g in groups}
+        dict(strength_fit) if strength_fit is not None else {g: rate[g] - 0.5 for g in groups}
     )
 
     def predicted(chosen: list[str]) -> dict[str, float]:

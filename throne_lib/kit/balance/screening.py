@@ -154,10 +154,12 @@ def fit_effects(
     knobs: Sequence[str],
     knob_groups: Mapping[str, frozenset[str]],
     groups: Sequence[str],
-) -> tuple[list[Effect], float, float]:
+) -> tuple[list[Effect], float, float, dict[str, float]]:
     """The ridge least-squares fit of the module's model to ``rows`` (each a match's
     design — knob ``j`` a step up as ``j``, down as ``-1 - j`` — and its two-seat
-    outcome): every (knob, group) effect, the first-seat term and the residual variance."""
+    outcome): every (knob, group) effect, the first-seat term, the residual variance
+    and each group's strength ``s_g`` (its score above 1/2 against an average group,
+    every knob at rest)."""
     gi = {g: i for i, g in enumerate(groups)}
     cols: dict[tuple[int, str], int] = {}
     for j, key in enumerate(knobs):
@@ -193,7 +195,8 @@ def fit_effects(
     resid = float((yy - 2 * theta @ xty + theta @ xtx @ theta) / max(1, len(rows) - n))
     se = np.sqrt(np.maximum(resid * np.diag(inv), 0.0))
     effects = [Effect(knobs[j], g, float(theta[c]), float(se[c])) for (j, g), c in cols.items()]
-    return effects, float(theta[0]), resid
+    strengths = {g: float(theta[1 + i]) for g, i in gi.items()}
+    return effects, float(theta[0]), resid, strengths
 
 
 def screenable(game: object) -> bool:
@@ -273,7 +276,7 @@ class _Screening(_Generations):
                     }
                 )
         groups_of = {k: self.space[k].groups for k in keys}
-        effects, phi, resid = fit_effects(rows, keys, groups_of, self.groups)
+        effects, phi, resid, _ = fit_effects(rows, keys, groups_of, self.groups)
         return Screened(
             tuple(keys), tuple(effects), phi, resid, b.screen, len(rows), (least, cover[least])
         )
