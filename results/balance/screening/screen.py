@@ -1,8 +1,11 @@
 """A prototype for issue #38's first target: estimate every candidate knob's effect on
 every general at once from randomised screening, instead of trying knobs one at a time.
 
-Not the kit's balance search (``throne balance suggest``): an experiment, kept with its
-output so that its figures can be re-made. The idea (a random-balance screening design,
+Not the kit's balance search: an experiment, kept with its output so that its figures can
+be re-made. Its symmetric design and closed loop with every kind of move (pilot 5's
+command) are now ``throne balance suggest --screen ROUNDS``
+(``throne_lib/kit/balance/screening.py``), with the run's own verification, journal,
+report and Parquet file. The idea (a random-balance screening design,
 as in design of experiments): each round of matches (every general plays once) is played
 on its own variant of the table, in which each candidate knob is moved one step (the way
 that helps its generals) with probability ``p``. Every match then informs the effect of
