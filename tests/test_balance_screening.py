@@ -135,6 +135,24 @@ def test_a_screened_run_is_reproducible_from_its_seed(screened: object) -> None:
     assert _screening(other)["effects"] != _screening(screened)["effects"]
 
 
+def test_a_process_pool_and_a_dask_cluster_screen_as_the_serial_run_does(
+    screened: object,
+) -> None:
+    """Screening's variants go to the workers whole (:meth:`Evaluator.whole`); a pool of
+    two processes and a Dask LocalCluster (127.0.0.1) give the serial run's estimates,
+    proposals and report."""
+    from throne_lib.kit.balance_report import report_text
+
+    g = ToyPairs()
+    space = search_space(g)
+    target = Targets((0.4, 0.6), 1.0)
+    pool = suggest(g, space, target, SCREENED, 1, backend="process", workers=2)
+    dask = suggest(g, space, target, SCREENED, 1, backend="dask", workers=1, chunk=64)
+    for res in (pool, dask):
+        assert _screening(res) == _screening(screened)
+        assert report_text(res) == report_text(screened)  # type: ignore[arg-type]
+
+
 def test_screening_matches_play_on_seeds_no_search_holdout_or_verification_block_uses() -> None:
     """Screening takes the last block ranges of the run seed's search range: the search
     blocks (and confirm blocks) must end below them, and its seeds are no holdout's."""
