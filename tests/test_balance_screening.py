@@ -124,6 +124,27 @@ def test_the_screened_repair_takes_the_strong_card_down_and_holds_on_fresh_seeds
     assert screened.repair_stop in {"in band", "no move", "budget"}  # type: ignore[attr-defined]
 
 
+def test_with_confirm_blocks_a_screened_move_is_kept_only_if_both_samples_agree() -> None:
+    """``confirm`` blocks: each step reports the miss on the confirm blocks before and
+    after its move; a move is kept exactly when the miss falls on the search blocks and
+    on the confirm blocks alone, and the report says both."""
+    from dataclasses import replace
+
+    from throne_lib.kit.balance_report import report_text
+
+    res = _run(replace(SCREENED, confirm=20, repair=8))
+    steps = [h for h in res.history if "tried" in h]  # type: ignore[attr-defined]
+    assert steps
+    for s in steps:
+        falls = s["confirm_miss"] < s["confirm_miss_before"]
+        assert bool(s["kept"]) == (falls and s["measured_miss"] < s["search_miss_before"]), s
+    assert any(s["kept"] for s in steps) and res.budget.confirm == 20  # type: ignore[attr-defined]
+    text = report_text(res)  # type: ignore[arg-type]
+    assert re.search(
+        r"measured \d\.\d{3} \(confirm blocks \d\.\d{3} -> \d\.\d{3}\): (not )?kept", text
+    )
+
+
 def test_a_screened_run_is_reproducible_from_its_seed(screened: object) -> None:
     again = _run(SCREENED)
     assert [p.changes for p in again.proposals] == [  # type: ignore[attr-defined]

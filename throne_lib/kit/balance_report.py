@@ -230,7 +230,13 @@ def _step_lines(
             )
             lines.append(
                 f"  {h[key]}: tried {tried} (for {worked or 'nothing'}): miss predicted "
-                f"{h['predicted_miss']:.3f}, measured {h['measured_miss']:.3f}: "
+                f"{h['predicted_miss']:.3f}, measured {h['measured_miss']:.3f}"
+                + (
+                    f" (confirm blocks {h['confirm_miss_before']:.3f} -> {h['confirm_miss']:.3f})"
+                    if "confirm_miss" in h
+                    else ""
+                )
+                + ": "
                 f"{'kept' if h['kept'] else 'not kept'}; imbalance "
                 f"{h['imbalance_before']:.3f} -> {h['imbalance_after']:.3f}"
             )

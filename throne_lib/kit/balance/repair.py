@@ -228,24 +228,6 @@ class _Search(_Screening):
 
     # --- confirm blocks (Budget.confirm) -------------------------------------------------
 
-    def _measure_confirm(self, cands: Sequence[Candidate]) -> None:
-        """Give each of ``cands`` its tallies on the confirm blocks and on search and
-        confirm blocks together (the search blocks' outcomes come from the cache)."""
-        todo = [c for c in cands if c.confirm is None]
-        search = [i for blk in self.blocks for i in blk]
-        extra = [i for blk in self.confirm_blocks for i in blk]
-        for c, outs in zip(
-            todo, self.ev.outcomes([(c.changes, search + extra) for c in todo]), strict=True
-        ):
-            c.confirm = tally(outs[len(search) :])
-            c.pooled = tally(outs)
-
-    def pooled(self, c: Candidate) -> Tally:
-        """``c``'s tally on the search and confirm blocks together."""
-        self._measure_confirm([c])
-        assert c.pooled is not None
-        return c.pooled
-
     def confirmed(self, c: Candidate, cur: Candidate) -> bool:
         """Does the repair try ``c`` hold up on the confirm blocks against ``cur``: its
         group moves the way it was meant to there, and on search and confirm blocks

@@ -19,7 +19,9 @@ a swap — whose predicted rates (the current table's measured rates plus the ef
 shrunk by their standard errors; only knobs with an effect at ``|t| >= SCREEN_MIN_T``)
 lower the miss of the aimed band most, measures it on the search blocks, and keeps it
 when the measured miss falls. The effects only choose what to try; every kept move was
-measured.
+measured. With confirm blocks (:data:`Budget.confirm`) the predictions start from the
+search and confirm blocks' rates together, and a move is kept only if the miss falls on
+the search blocks and on the confirm blocks, each alone.
 
 The prototype (``results/balance/screening/screen.py``, five pilots and four runs of
 its command, docs/balance.md) is where this was worked out. For two-seat games whose
@@ -39,7 +41,7 @@ import numpy as np
 
 from throne_lib.kit.balance.adapter import Outcome, pairing_block
 from throne_lib.kit.balance.budget import SCREEN_FIRST_BLOCK, SCREEN_RANGES
-from throne_lib.kit.balance.measure import SEED_STRIDE, Tally, block_seed
+from throne_lib.kit.balance.measure import SEED_STRIDE, Tally, block_seed, tally
 from throne_lib.kit.balance.search import Candidate, _Generations
 from throne_lib.kit.balance.space import Changes, _outside, normalise
 
@@ -211,6 +213,24 @@ class _Screening(_Generations):
 
     screened: Screened | None = None
 
+    def _measure_confirm(self, cands: Sequence[Candidate]) -> None:
+        """Give each of ``cands`` its tallies on the confirm blocks and on search and
+        confirm blocks together (the search blocks' outcomes come from the cache)."""
+        todo = [c for c in cands if c.confirm is None]
+        search = [i for blk in self.blocks for i in blk]
+        extra = [i for blk in self.confirm_blocks for i in blk]
+        for c, outs in zip(
+            todo, self.ev.outcomes([(c.changes, search + extra) for c in todo]), strict=True
+        ):
+            c.confirm = tally(outs[len(search) :])
+            c.pooled = tally(outs)
+
+    def pooled(self, c: Candidate) -> Tally:
+        """``c``'s tally on the search and confirm blocks together."""
+        self._measure_confirm([c])
+        assert c.pooled is not None
+        return c.pooled
+
     def _miss(self, t: Tally) -> float:
         """How far the groups' rates are outside the aimed band, summed (the first seat
         is the lever ladder's: screening moves no rules)."""
@@ -350,9 +370,12 @@ class _Screening(_Generations):
         tried: set[Changes] = set()
         stop = "budget"
         last = 0.0
+        confirm = bool(self.confirm_blocks)
         for step in range(1, self.budget.repair + 1):
             assert cur.tally is not None
-            here = cur.tally
+            # with confirm blocks, the rates predicted from are the search and confirm
+            # blocks' together, and a move is kept only if the miss falls on each alone
+            here = self.pooled(cur) if confirm else cur.tally
             miss = self._miss(here)
             if miss == 0:
                 stop = "in band"
@@ -378,7 +401,18 @@ class _Screening(_Generations):
             self.evaluate([c], [])
             assert c.tally is not None
             measured = self._miss(c.tally)
-            moved = measured < miss
+            checked: dict[str, float] = {}
+            if confirm:
+                self._measure_confirm([c, cur])
+                assert c.confirm is not None and cur.confirm is not None
+                checked["confirm_miss"] = self._miss(c.confirm)
+                checked["confirm_miss_before"] = self._miss(cur.confirm)
+                checked["search_miss_before"] = self._miss(cur.tally)
+                moved = measured < checked["search_miss_before"] and (
+                    checked["confirm_miss"] < checked["confirm_miss_before"]
+                )
+            else:
+                moved = measured < miss
             touched = sorted(set(new) ^ set(cur.changes))
             keys = sorted({k for k, _ in touched})
             worked = sorted(
@@ -392,7 +426,7 @@ class _Screening(_Generations):
             move = [[k, was.get(k, self.space[k].base), dict(new).get(k, self.space[k].base)] for k in keys]  # fmt: skip
             if moved:
                 cur = c
-            after = cur.tally
+            after = self.pooled(cur) if confirm else cur.tally
             assert after is not None
             self._report(
                 gen,
@@ -405,6 +439,7 @@ class _Screening(_Generations):
                     "kept": move if moved else [],
                     "predicted_miss": predicted,
                     "measured_miss": measured,
+                    **checked,
                     "imbalance_before": here.imbalance(self.targets, self.groups),
                     "imbalance_after": after.imbalance(self.targets, self.groups),
                 },
