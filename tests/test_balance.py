@@ -523,6 +523,9 @@ def test_the_search_aims_inside_the_band_and_the_report_judges_by_the_band() -> 
         Budget(aim=-0.1)
     res = suggest(game, space, stated, budget, seed=3, backend="serial")
     assert "the search aims at 44–56%" in report_text(res)  # type: ignore[arg-type]
+    # an aim wider than half the band aims at its centre, and the report says so
+    narrow = suggest(game, space, Targets((0.45, 0.55)), replace(budget, aim=0.06), 3, "serial")
+    assert "the search aims at 50–50%" in report_text(narrow)  # type: ignore[arg-type]
     for p in res.proposals:  # figures shown are under the stated band
         assert p.after.imbalance == pytest.approx(  # type: ignore[attr-defined]
             sum(

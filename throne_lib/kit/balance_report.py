@@ -263,7 +263,8 @@ def report_text(
         f"first seat ≤ {100 * t.first_seat_max:.0f}%"
         + (f", mean length {t.length[0]:g}–{t.length[1]:g}" if t.length else "")
         + (
-            f"; the search aims at {100 * (t.band[0] + b.aim):.0f}–{100 * (t.band[1] - b.aim):.0f}%"
+            f"; the search aims at {100 * t.aimed(b.aim).band[0]:.0f}–"
+            f"{100 * t.aimed(b.aim).band[1]:.0f}%"
             if b.aim
             else ""
         ),
