@@ -138,6 +138,8 @@ def test_with_confirm_blocks_a_screened_move_is_kept_only_if_both_samples_agree(
     for s in steps:
         falls = s["confirm_miss"] < s["confirm_miss_before"]
         assert bool(s["kept"]) == (falls and s["measured_miss"] < s["search_miss_before"]), s
+        better = s["measured_miss"] < s["search_miss_before"]
+        assert s["rejected"] == int(better and not falls)  # counted in the report's line
     assert any(s["kept"] for s in steps) and res.budget.confirm == 20  # type: ignore[attr-defined]
     text = report_text(res)  # type: ignore[arg-type]
     assert re.search(

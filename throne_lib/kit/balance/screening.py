@@ -433,6 +433,8 @@ class _Screening(_Generations):
                 [cur],
                 repair=step,
                 moved=moved,
+                # a move better on the search blocks that the confirm blocks turned down
+                rejected=int(confirm and not moved and measured < checked["search_miss_before"]),
                 step={
                     "worked_on": [list(w) for w in worked],
                     "tried": move,
