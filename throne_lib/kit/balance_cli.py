@@ -51,6 +51,7 @@ from throne_lib.kit.balance import (
     verify,
 )
 from throne_lib.kit.balance.memo import RunMemo
+from throne_lib.kit.balance_args import _pair, parse_band
 from throne_lib.kit.balance_report import (
     apply_changes,
     proposal_changes,
@@ -161,33 +162,6 @@ def rules_knobs(
 
 
 # --- the parser ------------------------------------------------------------------------------
-
-
-def _pair(text: str, what: str) -> tuple[float, float]:
-    try:
-        lo, hi = text.split(":")
-        return float(lo), float(hi)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what} {text!r}: expected LOW:HIGH") from None
-
-
-def parse_band(text: str) -> tuple[float, float]:
-    """A win-rate band, ``LOW:HIGH`` or ``LOW,HIGH``, as fractions (``0.4:0.6``) or
-    percentages (``40,60``: read as percentages when either number is above 1)."""
-    parts = text.replace(",", ":").split(":")
-    try:
-        lo, hi = (float(x) for x in parts)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"band {text!r}: expected LOW:HIGH or LOW,HIGH, e.g. 0.4:0.6 or 40,60"
-        ) from None
-    if max(lo, hi) > 1:
-        lo, hi = lo / 100, hi / 100
-    if not 0 <= lo <= hi <= 1:
-        raise argparse.ArgumentTypeError(
-            f"band {text!r}: expected 0 <= LOW <= HIGH <= 1 (or percentages up to 100)"
-        )
-    return lo, hi
 
 
 def _band_flags(h: BalanceHooks) -> list[str]:
