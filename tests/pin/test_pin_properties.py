@@ -8,7 +8,7 @@ import json
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from throne_lib.games.pin.actions import PinAction
@@ -51,6 +51,7 @@ def _play(new_match, seed: int, rules: Rules = PIN_RULES) -> tuple[PinMatch, lis
     return m, log
 
 
+@example(seed=8423)  # a winning command lost from the card count (PIN-CMD-1)
 @settings(
     max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -261,3 +261,12 @@ def test_victory_and_draw_when_both_fall(pos: PosFn) -> None:
     m.state.units[0].hp = m.state.units[1].hp = 0
     combat.check_win(m)
     assert m.is_over and m.state.winner == -1
+
+
+def test_a_command_that_wins_still_goes_to_the_graveyard(pos: PosFn) -> None:
+    """PIN-CMD-1 / PIN-HQ-4: the command whose damage ends the match still reaches the
+    graveyard (hypothesis found it lost at seed 8423: the end cleared its pending step)."""
+    m = pos("hq 甲 anv_hq hp=15\nhand 乙 aur_verdict\ndeck 乙 aur_golems\n", active="乙")
+    act(m, "play aur_verdict hq0")
+    assert m.is_over and m.state.winner == 1
+    assert m.state.graves[1] == ["aur_verdict"] and m.state.hands[1] == []

@@ -295,6 +295,11 @@ def finish(m: PinCore, winner: int, why: str, reason: str) -> None:
     """End the match; ``reason`` is the short machine word (``hq``, ``round_limit``, …)."""
     st = m.state
     st.winner, st.phase, st.pending, st.end_reason = winner, "over", None, reason
+    for step in st.queue:  # a command or counter card still on its way (PIN-CMD-1)
+        if step[0] == "to_grave":
+            to_grave(m, step[1], step[2])
+        elif step[0] == "command":
+            to_grave(m, step[1]["side"], step[1]["card"])
     st.queue.clear()
     st.after.clear()
     result = "平局" if winner < 0 else f"{SIDE_NAMES[winner]}获胜"
