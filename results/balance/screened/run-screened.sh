@@ -3,13 +3,15 @@
 # docs/balance.md, "The screened search"): the recommended command on run seed SEED; its
 # own verification (36 blocks: 360 matches per general on seeds no step of it played) is
 # what judges it. Files: results/balance/screened/screened-sSEED.{parquet,txt} with
-# -show.txt and -stderr.txt. Usage: sh run-screened.sh SEED [OPTION...]
+# -show.txt and -stderr.txt. Usage: [PREFIX=NAME] sh run-screened.sh SEED [OPTION...]
+# (PREFIX, default "screened", names the files: the runs with --confirm 30 of 2026-12-06
+# are PREFIX=confirmed, run seeds 65-69)
 set -e
 seed=${1:?usage: run-screened.sh SEED [OPTION...]}
 shift
 cd "$(dirname "$0")/../../.."
-out=results/balance/screened/screened-s$seed
-echo "== $(date -u +%FT%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD) $(python -c 'import throne_lib.compiled as c; print(c.loaded_build())')" > $out-stderr.txt
+out=results/balance/screened/${PREFIX:-screened}-s$seed
+echo "== $(date -u +%FT%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD) options: $* $(python -c 'import throne_lib.compiled as c; print(c.loaded_build())')" > $out-stderr.txt
 /usr/bin/time -f "wall %e s, CPU %U+%S s" throne balance suggest --agent standard \
     --band 0.40:0.60 --first-seat-max 0.55 \
     --population 2 --generations 0 --blocks 30 --block-rounds 10 \
