@@ -285,3 +285,63 @@ def test_cli_screened_run_reports_its_screening_and_steps(tmp_path: Path) -> Non
     assert line is not None, text
     assert int(line.group(1)) > 40 * 2 and int(line.group(2)) <= 20  # 2 matches a round
     assert re.search(r"^screened repair: \d of 2 steps", text, re.M), text
+
+
+def test_refresh_needs_screen_and_room_for_its_block_sets() -> None:
+    with pytest.raises(ValueError, match="refresh needs screen"):
+        Budget(population=2, repair=1, refresh=1)
+    with pytest.raises(ValueError, match="refresh must be at least 0"):
+        Budget(population=2, repair=1, screen=10, refresh=-1)
+    # 300 search + 150 confirm blocks, twice: 900, the most below screening's seeds
+    Budget(population=2, repair=1, screen=10, blocks=300, confirm=150, refresh=1)
+    with pytest.raises(ValueError, match="with screen and refresh 2, at most 900"):
+        Budget(population=2, repair=1, screen=10, blocks=300, confirm=150, refresh=2)
+
+
+def test_refresh_goes_on_from_the_table_on_blocks_no_step_chose_on() -> None:
+    """``refresh``: where the screened repair would stop, it draws fresh search and confirm
+    blocks (the next block indices of the run seed's search range), measures the
+    unchanged table, the lever and the current table there, and goes on; the last
+    proposal's search figures are those blocks'. The report says each refresh; the run
+    is reproducible."""
+    from dataclasses import replace
+
+    from throne_lib.kit.balance import block_seed
+    from throne_lib.kit.balance_report import report_text
+
+    seen: list[int] = []
+
+    class Watch(ToyPairs):
+        def play(self, task):  # type: ignore[no-untyped-def]
+            seen.extend(i[2] for i in task.items)
+            return super().play(task)
+
+    budget = replace(SCREENED, confirm=10, repair=8, refresh=2)
+    res = _run(budget, game=Watch())
+    fresh = [h for h in res.history if "refresh" in h]  # type: ignore[attr-defined]
+    assert [h["refresh"] for h in fresh] == list(range(1, len(fresh) + 1)) and fresh
+    per = budget.blocks + budget.confirm
+    for h in fresh:
+        first = h["refresh"] * per
+        assert h["first_block"] == first
+        lo, hi = block_seed(1, first), block_seed(1, first + per - 1) + 10_000 - 1
+        assert h["seeds"] == [lo, hi]
+        played = [s for s in seen if lo <= s <= hi]
+        # three tables (unchanged, lever, current) on every block of the set at least
+        assert len(set(played)) >= 0.9 * per * len(HEROES) // 2 * 10
+        assert h["why"] in {"in band", "no move"}
+    # the first set is the run's own search and confirm blocks: none of its seeds again
+    assert all(h["seeds"][0] >= block_seed(1, per) for h in fresh)
+    # the search figures of the last proposal are its tally on the last block set
+    last = res.proposals[-1]  # type: ignore[attr-defined]
+    assert last.changes and dict(last.changes).get("c0.power", 3) < 3
+    text = report_text(res)  # type: ignore[arg-type]
+    assert re.search(rf"fresh blocks drawn {len(fresh)} of 2 times", text), text
+    assert re.search(r"^  fresh blocks 1 \((every group in the aimed band|no move predicted "
+                     r"to help) on the last ones\): blocks 30–, match seeds \d+–\d+; the "
+                     r"table's aimed miss \d\.\d{3} on the last blocks, \d\.\d{3} on these", text, re.M), text  # fmt: skip
+    again = _run(budget)
+    assert report_text(again) == text  # type: ignore[arg-type]
+    # without refresh the same seed stops where the first refresh was drawn
+    plain = _run(replace(budget, refresh=0))
+    assert plain.repair_stop == fresh[0]["why"]  # type: ignore[attr-defined]

@@ -331,6 +331,13 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     budget("--screen-p", "screening: the chance a candidate knob is moved each way (default %(default)s)")  # fmt: skip
     budget("--screen-knobs", "screening: candidate knobs (default %(default)s)", metavar="N")
     budget(
+        "--refresh",
+        "with --screen: when the screened repair would stop, draw fresh search (and "
+        "confirm) blocks, re-measure the table there and go on, at most N times "
+        "(default %(default)s: never)",
+        metavar="N",
+    )
+    budget(
         "--screen-per-group",
         "screening: each group's N most needed knobs are candidates whatever the ranking "
         "(default %(default)s)",
@@ -514,6 +521,12 @@ def suggest_main(name: str, h: BalanceHooks, args: argparse.Namespace) -> int:
         if "screening" in st and "generation" not in st:  # screening under way
             bar.set_postfix_str(
                 f"screening {st['screening']}/{st['rounds']} rounds, {st['matches_played']} matches"
+            )
+            return
+        if "refresh" in st:  # the screened repair drew fresh blocks (Budget.refresh)
+            bar.set_postfix_str(
+                f"fresh blocks {st['refresh']}: miss {st['miss_before']:.3f} -> "
+                f"{st['miss_after']:.3f}, {st['matches_played']} matches"
             )
             return
         if st.get("holdout") or st.get("verified"):

@@ -479,6 +479,12 @@ class SuggestPanel:
                 f" · 用时 {_duration(elapsed)}"
             )
             return
+        if "refresh" in h:
+            self.status.value = (
+                f"换一批新对局复测（第 {h['refresh']} 次）· 偏离 {h['miss_before']:.3f} → "
+                f"{h['miss_after']:.3f} · 已模拟 {h['matches_played']} 局 · 用时 {_duration(elapsed)}"
+            )
+            return
         if h.get("holdout"):
             self.status.value = (
                 f"留出验证完成 · {h['matches_played']} 局 · 用时 {_duration(elapsed)}"

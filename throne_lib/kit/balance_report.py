@@ -197,6 +197,12 @@ def report_text(
                     ),
                 }.get(res.repair_stop or "", "")
                 + (
+                    f"; fresh blocks drawn {sum('refresh' in h for h in res.history)} of "
+                    f"{b.refresh} times (the search figures below are the last blocks')"
+                    if b.refresh
+                    else ""
+                )
+                + (
                     f"; {res.repair_moves} moves kept, {res.repair_rejected} tries chosen on "
                     f"the search blocks failed on {b.confirm} confirm blocks"
                     if b.confirm

@@ -65,7 +65,7 @@ def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
     the way they should move) and what it kept, with the aimed imbalance before and
     after it (on search and confirm blocks together when the run had confirm blocks)."""
     where = "search + confirm blocks" if res.budget.confirm else "search blocks"
-    steps = [h for h in res.history if "worked_on" in h]
+    steps = [h for h in res.history if "worked_on" in h or "refresh" in h]
     lines = _step_lines(steps, f"repair steps (rates and aimed imbalance on the {where}):", names)
     return lines + _step_lines(
         res.touch_up,
@@ -84,6 +84,16 @@ def _step_lines(
         return []
     lines = [heading]
     for h in steps:
+        if "refresh" in h:  # the screened repair drew fresh blocks (Budget.refresh)
+            out = ", ".join(f"{names.get(g, g)} {100 * r:.1f}%" for g, r in h["out"])
+            lines.append(
+                f"  fresh blocks {h['refresh']} ({'every group in the aimed band' if h['why'] == 'in band' else 'no move predicted to help'} "
+                f"on the last ones): blocks {h['first_block']}–, match seeds "
+                f"{h['seeds'][0]}–{h['seeds'][1]}; the table's aimed miss {h['miss_before']:.3f} "
+                f"on the last blocks, {h['miss_after']:.3f} on these"
+                + (f"; outside the aimed band: {out}" if out else "")
+            )
+            continue
         worked = ", ".join(
             f"{names.get(g, g)} {100 * r:.1f}%{'↑' if d > 0 else '↓'}" for g, d, r in h["worked_on"]
         )

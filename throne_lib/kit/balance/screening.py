@@ -340,11 +340,72 @@ class _Screening(_Generations):
                 r[g] += steps * e
         return r
 
+    def _refresh_seconds(self) -> float:
+        """About how long :meth:`_refresh` takes: three tables on every search and
+        confirm block, at the run's time per match so far."""
+        per_match = (time.monotonic() - self.started) / max(1, self.ev.played)
+        items = sum(len(b) for b in self.blocks + self.confirm_blocks)
+        return 3 * per_match * items
+
+    def _refresh(self, r: int, cur: Candidate, gen: int, why: str, miss: float) -> Candidate:
+        """Fresh search (and confirm) blocks, set ``r`` of :data:`Budget.refresh`: the
+        next block indices of the run seed's search range, below screening's. The
+        unchanged table, the lever and ``cur`` are measured on them and are the archive
+        from now on (the old blocks' figures do not compare with the new ones); returns
+        ``cur`` measured there."""
+        b = self.budget
+        first = r * (b.blocks + b.confirm)
+        rng = random.Random(f"blocks:{self.seed}:refresh{r}")
+        self.blocks = [self.game.block(rng, block_seed(self.seed, first + k)) for k in range(b.blocks)]  # fmt: skip
+        self.confirm_blocks = [
+            self.game.block(rng, block_seed(self.seed, first + b.blocks + k))
+            for k in range(b.confirm)
+        ]
+        keep = {(), cur.changes} | ({self.start.changes} if self.start is not None else set())
+        fresh = [Candidate(ch) for ch in sorted(keep)]
+        self.archive = {}
+        self.evaluate(fresh, [])
+        if self.confirm_blocks:
+            self._measure_confirm(fresh)
+        now = self.archive[cur.changes]
+        here = self.pooled(now) if self.confirm_blocks else now.tally
+        assert here is not None and now.tally is not None
+        lo, hi = self.targets.band
+        entry: dict[str, Any] = {
+            "generation": gen,
+            "generations": b.generations,
+            "best_imbalance": now.tally.imbalance(self.targets, self.groups),
+            "best_changes": len(now.changes),
+            "dropped": 0,
+            "matches_played": self.ev.played,
+            "front": [],
+            "refresh": r,
+            "why": why,
+            "first_block": first,
+            "seeds": [
+                block_seed(self.seed, first),
+                block_seed(self.seed, first + b.blocks + b.confirm - 1) + SEED_STRIDE - 1,
+            ],
+            "miss_before": miss,
+            "miss_after": self._miss(here),
+            "out": [
+                [g, here.rate(g)]
+                for g in self.groups
+                if not math.isnan(here.rate(g)) and not lo <= here.rate(g) <= hi
+            ],
+            "imbalance_after": here.imbalance(self.targets, self.groups),
+        }
+        self.history.append(entry)
+        if self.progress is not None:
+            self.progress(entry)
+        return now
+
     def screened_repair(self, taken: set[Changes], start: Candidate) -> None:
         """Screen around ``start``, then at most :data:`Budget.repair` steps, each
         measuring the move predicted to lower the miss most and keeping it when the
         measured miss falls (see the module doc). Stops when no move is predicted to
-        help, or on the time limit."""
+        help (after :data:`Budget.refresh` fresh block sets, :meth:`_refresh`), or on
+        the time limit."""
         t0 = time.monotonic()
         self.screened = s = self.screen(start)
         per_step = s.usable()
@@ -371,16 +432,16 @@ class _Screening(_Generations):
         stop = "budget"
         last = 0.0
         confirm = bool(self.confirm_blocks)
-        for step in range(1, self.budget.repair + 1):
+        refreshed = 0
+        step = 0
+        while step < self.budget.repair:
             assert cur.tally is not None
             # with confirm blocks, the rates predicted from are the search and confirm
             # blocks' together, and a move is kept only if the miss falls on each alone
             here = self.pooled(cur) if confirm else cur.tally
             miss = self._miss(here)
-            if miss == 0:
-                stop = "in band"
-                break
-            if self._out_of_time(last):
+            ends: str | None = "in band" if miss == 0 else None
+            if ends is None and self._out_of_time(last):
                 stop = "time"
                 break
             t1 = time.monotonic()
@@ -391,10 +452,27 @@ class _Screening(_Generations):
                 r = self._predicted(o, was, now, per_step)
                 return sum(_outside(v, lo, hi) for v in r.values() if not math.isnan(v))
 
-            scored = sorted((guess(o), o) for o in self._options(was, per_step) if o not in tried)
-            if not scored or scored[0][0] >= miss - 1e-9:
-                stop = "no move"
+            scored = (
+                sorted((guess(o), o) for o in self._options(was, per_step) if o not in tried)
+                if ends is None
+                else []
+            )
+            if ends is None and (not scored or scored[0][0] >= miss - 1e-9):
+                ends = "no move"
+            if ends is not None:
+                # fresh blocks can only help when some knob has an effect to aim with
+                if (
+                    per_step
+                    and refreshed < self.budget.refresh
+                    and not self._out_of_time(self._refresh_seconds())
+                ):
+                    refreshed += 1
+                    cur = self._refresh(refreshed, cur, gen, ends, miss)
+                    tried.clear()
+                    continue
+                stop = ends
                 break
+            step += 1
             predicted, new = scored[0]
             tried.add(new)
             c = self.archive.get(new) or self._new(dict(new), taken) or Candidate(new)
@@ -404,7 +482,7 @@ class _Screening(_Generations):
             checked: dict[str, float] = {}
             if confirm:
                 self._measure_confirm([c, cur])
-                assert c.confirm is not None and cur.confirm is not None
+                assert c.confirm is not None and cur.confirm is not None and cur.tally
                 checked["confirm_miss"] = self._miss(c.confirm)
                 checked["confirm_miss_before"] = self._miss(cur.confirm)
                 checked["search_miss_before"] = self._miss(cur.tally)
