@@ -332,9 +332,8 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
     budget("--screen-knobs", "screening: candidate knobs (default %(default)s)", metavar="N")
     budget(
         "--refresh",
-        "with --screen: when the screened repair would stop, draw fresh search (and "
-        "confirm) blocks, re-measure the table there and go on, at most N times "
-        "(default %(default)s: never)",
+        "with --screen: where the screened repair would stop, draw fresh search blocks, "
+        "re-measure the table there and go on, at most N times (default %(default)s)",
         metavar="N",
     )
     budget(
