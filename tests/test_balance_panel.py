@@ -230,3 +230,9 @@ def test_the_screen_slider_reaches_the_search_and_the_estimate(tmp_path: Path) -
     assert any("screening" in h for h in res.history)
     assert any("tried" in h for h in res.history)  # a screened step
     assert "复核完成" in panel.status.value
+    # the repair's table is the run's recommended proposal: named so, and shown first
+    (best,) = [p for p in res.proposals if p.repaired]
+    labels = dict((v, label) for label, v in panel.choice.options)
+    assert labels[best.number] == f"方案 {best.number}（推荐：修补结果）"
+    assert [v for v, x in labels.items() if "推荐" in x] == [best.number]
+    assert panel.choice.value == best.number

@@ -345,3 +345,26 @@ def test_refresh_goes_on_from_the_table_on_blocks_no_step_chose_on() -> None:
     # without refresh the same seed stops where the first refresh was drawn
     plain = _run(replace(budget, refresh=0))
     assert plain.repair_stop == fresh[0]["why"]  # type: ignore[attr-defined]
+
+
+def test_the_repair_s_table_is_the_recommended_proposal_in_report_file_and_show(
+    screened: object, tmp_path: Path
+) -> None:
+    """The proposal with every move the screened repair kept is marked as the run's
+    recommendation, once, in the report, in the Parquet file and in ``balance show``."""
+    from throne_lib.kit.balance_report import RECOMMENDED, report_text, result_frame, save_result
+    from throne_lib.kit.balance_run import load_run, show_text
+
+    res = screened
+    (best,) = [p for p in res.proposals if p.repaired]  # type: ignore[attr-defined]
+    assert best.changes == res.proposals[-1].changes  # type: ignore[attr-defined]
+    text = report_text(res)  # type: ignore[arg-type]
+    assert text.count(RECOMMENDED) == 1
+    assert f"== proposal {best.number}:" in text.split(RECOMMENDED)[0].splitlines()[-1]
+    frame = result_frame(res)  # type: ignore[arg-type]
+    assert set(frame[frame.repaired].proposal) == {best.number}
+    rf = load_run(save_result(res, tmp_path / "run.parquet"))  # type: ignore[arg-type]
+    assert rf.recommended == best.number and not rf.repaired(1 if best.number != 1 else 2)
+    shown = show_text(rf)
+    assert shown.count(RECOMMENDED) == 1
+    assert f"== proposal {best.number}:" in shown.split(RECOMMENDED)[0].splitlines()[-1]

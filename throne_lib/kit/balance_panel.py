@@ -174,6 +174,17 @@ def rules_label(space: SearchSpace, name: str) -> str:
 _duration = duration_zh
 
 
+def _label(number: int, touched_up: bool, repaired: bool) -> str:
+    """A proposal's name on the page: 「方案 N」, marked when the touch-up on the holdout
+    made it, or when it is the repair's table (every kept move), the one the run
+    recommends."""
+    return (
+        f"方案 {number}"
+        + ("（留出修补）" if touched_up else "")
+        + ("（推荐：修补结果）" if repaired else "")
+    )
+
+
 def _tell_html(t: Tell, blocks: int, per_block: float) -> str:
     """What the run's verification can tell (before the run: planned; after: played),
     in the panel's words: a red warning when the budget cannot tell."""
@@ -394,12 +405,12 @@ class SuggestPanel:
             )
             return None
         self.run_head.value = run_head_html(rf, self.cards)
-        self.choice.options = [
-            (f"方案 {n}" + ("（留出修补）" if rf.touched_up(n) else ""), n) for n in rf.numbers
-        ]
+        self.choice.options = [(_label(n, rf.touched_up(n), rf.repaired(n)), n) for n in rf.numbers]
+        # the run's recommended proposal (the repair's table) first, else proposal 1
+        first = rf.recommended or (rf.numbers[0] if rf.numbers else 0)
         if rf.numbers:
-            self.choice.value = rf.numbers[0]
-        self.detail_html.value = saved_detail_html(rf, rf.numbers[0] if rf.numbers else 0)
+            self.choice.value = first
+        self.detail_html.value = saved_detail_html(rf, first)
         self.apply_button.disabled = not rf.numbers
         return rf
 
@@ -562,12 +573,12 @@ class SuggestPanel:
             plt.show()
         plt.close(fig)
         self.choice.options = [
-            (f"方案 {p.number}" + ("（留出修补）" if p.touched_up else ""), p.number)
-            for p in res.proposals
+            (_label(p.number, p.touched_up, p.repaired), p.number) for p in res.proposals
         ]
         if res.proposals:
-            self.choice.value = res.proposals[0].number
-            self.show(res.proposals[0].number)
+            first = next((p for p in res.proposals if p.repaired), res.proposals[0])
+            self.choice.value = first.number
+            self.show(first.number)
         else:
             self.detail.clear_output()
             self.detail_html.value = (

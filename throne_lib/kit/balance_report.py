@@ -44,6 +44,8 @@ from throne_lib.kit.textfile import write_atomic
 
 # the version of column ``run_json`` (:func:`run_record`); files without it predate it
 RUN_FORMAT = 1
+# A proposal heading's note for the table the repair ended at (Proposal.repaired)
+RECOMMENDED = "; recommended: the repair's table, every move it kept"
 
 
 def _pct(r: GroupRate) -> str:
@@ -261,7 +263,9 @@ def report_text(
                 "",
                 f"== proposal {p.number}: {p.n_changes} change(s), size {p.size:g}, "
                 f"imbalance search {p.search_imbalance:.3f} -> holdout "
-                f"{p.after.imbalance:.3f} (before {res.before.imbalance:.3f}); not verified ==",
+                f"{p.after.imbalance:.3f} (before {res.before.imbalance:.3f}); not verified"
+                + (RECOMMENDED if p.repaired else "")
+                + " ==",
                 p.diff_text,
                 *rules_lines(p.rules_changes, names),
             ]
@@ -280,6 +284,7 @@ def report_text(
             f"{'yes' if p.verified.meets else 'no'}"
             + (" (but the budget cannot tell)" if cannot else "")
             + ("; touched up on the holdout, which chose its last moves" if p.touched_up else "")
+            + (RECOMMENDED if p.repaired else "")
             + " ==",
             p.diff_text,
             *rules_lines(p.rules_changes, names),
@@ -604,6 +609,7 @@ def result_frame(
     options_json = json.dumps(dict(options or {}), ensure_ascii=False, default=_jsonable)
     run_json = json.dumps(run_record(res, run, names), ensure_ascii=False, default=_jsonable)
     touched = {p.number for p in res.proposals if p.touched_up}
+    repaired = {p.number for p in res.proposals if p.repaired}
     for number, changes, diff, rules, m, search_imb, size, vm, fx in entries:
         base = base_values(changes, res.space)
         listed = json.dumps(change_list(changes, base, names), ensure_ascii=False)
@@ -627,6 +633,7 @@ def result_frame(
                     "verify_imbalance": math.nan if vm is None else vm.imbalance,
                     "effects_json": fx,
                     "touched_up": number in touched,
+                    "repaired": number in repaired,
                     "mean_length": m.mean_length,
                     "group": g,
                     "matches": r.matches,

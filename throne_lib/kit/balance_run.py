@@ -26,6 +26,7 @@ import pandas as pd
 
 from throne_lib.kit.balance import FIRST, GroupRate, Measure, Targets, Verification
 from throne_lib.kit.balance_report import (
+    RECOMMENDED,
     effect_lines,
     grid_lines,
     range_of,
@@ -79,6 +80,17 @@ class RunFile:
         (``Budget.holdout_repair``)? False for a file from before it."""
         rows = self.rows(number)
         return "touched_up" in rows.columns and bool(rows["touched_up"].iloc[0])
+
+    def repaired(self, number: int) -> bool:
+        """Is proposal ``number`` the table the repair ended at (every move it kept), the
+        one the run recommends? False for a file from before it was recorded."""
+        rows = self.rows(number)
+        return "repaired" in rows.columns and bool(rows["repaired"].iloc[0])
+
+    @property
+    def recommended(self) -> int | None:
+        """The number of the proposal the run recommends (:meth:`repaired`), if any."""
+        return next((n for n in self.numbers if self.repaired(n)), None)
 
     def changes(self, number: int) -> list[dict[str, Any]]:
         """Proposal ``number``'s full change list: ``key``, ``card`` ("" for a rules
@@ -300,6 +312,7 @@ def show_text(rf: RunFile, numbers: Sequence[int] | None = None) -> str:
                     if rf.touched_up(n)
                     else ""
                 )
+                + (RECOMMENDED if rf.repaired(n) else "")
                 + " =="
             )
         else:

@@ -55,6 +55,9 @@ class Proposal:
     # made by the touch-up on the holdout (Budget.holdout_repair): its holdout figures
     # helped choose its last moves, so they are in-sample
     touched_up: bool = False
+    # the table the repair stage ended at (every move it kept): the one a run recommends
+    # (docs/balance.md reads a run by it); False when the run had no repair
+    repaired: bool = False
 
     @property
     def n_changes(self) -> int:
@@ -295,6 +298,9 @@ def suggest(
                     task.table,
                     effects=tuple(fx),
                     touched_up=c.changes == touched,
+                    repaired=bool(c.changes)
+                    and search.repaired is not None
+                    and c.changes == search.repaired.changes,
                 )
             )
         # the run's own verification: seeds no step of it saw; the verdict is from here
