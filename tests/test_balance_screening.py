@@ -292,6 +292,8 @@ def test_refresh_needs_screen_and_room_for_its_block_sets() -> None:
         Budget(population=2, repair=1, refresh=1)
     with pytest.raises(ValueError, match="refresh must be at least 0"):
         Budget(population=2, repair=1, screen=10, refresh=-1)
+    with pytest.raises(ValueError, match="refresh_every must be at least 0"):
+        Budget(population=2, repair=1, screen=10, refresh=1, refresh_every=-1)
     # 300 search + 150 confirm blocks, twice: 900, the most below screening's seeds
     Budget(population=2, repair=1, screen=10, blocks=300, confirm=150, refresh=1)
     with pytest.raises(ValueError, match="with screen and refresh 2, at most 900"):
@@ -327,7 +329,7 @@ def test_refresh_goes_on_from_the_table_on_blocks_no_step_chose_on() -> None:
         lo, hi = block_seed(1, first), block_seed(1, first + per - 1) + 10_000 - 1
         assert h["seeds"] == [lo, hi]
         played = [s for s in seen if lo <= s <= hi]
-        # three tables (unchanged, lever, current) on every block of the set at least
+        # the current table on every block of the set at least
         assert len(set(played)) >= 0.9 * per * len(HEROES) // 2 * 10
         assert h["why"] in {"in band", "no move"}
     # the first set is the run's own search and confirm blocks: none of its seeds again
@@ -368,3 +370,39 @@ def test_the_repair_s_table_is_the_recommended_proposal_in_report_file_and_show(
     shown = show_text(rf)
     assert shown.count(RECOMMENDED) == 1
     assert f"== proposal {best.number}:" in shown.split(RECOMMENDED)[0].splitlines()[-1]
+
+
+def test_refresh_every_draws_fresh_blocks_after_so_many_steps() -> None:
+    """``refresh_every``: fresh blocks also after that many steps on the same ones (at
+    most ``refresh`` times in all); the unchanged table and the lever are measured on
+    the last blocks when the repair ends, so the report's search figures compare."""
+    from dataclasses import replace
+
+    from throne_lib.kit.balance_report import report_text
+
+    budget = replace(SCREENED, aim=0.08, repair=12, refresh=3, refresh_every=2)
+    res = _run(budget)
+    fresh = [h for h in res.history if "refresh" in h]  # type: ignore[attr-defined]
+    assert 1 <= len(fresh) <= 3
+    every = [h for h in fresh if h["why"] == "every"]
+    assert every and all(h["steps"] == 2 for h in every)
+    steps = [h for h in res.history if "tried" in h or "refresh" in h]  # type: ignore[attr-defined]
+    since = 0
+    for h in steps:  # never more than 2 steps on one set of blocks while refreshes are left
+        if "refresh" in h:
+            assert h["why"] != "every" or since == 2
+            since = 0
+        else:
+            since += 1
+    text = report_text(res)  # type: ignore[arg-type]
+    assert "(2 steps on the last ones)" in text
+    # the unchanged table's search figure is its imbalance on the last blocks drawn
+    from throne_lib.kit.balance import block_seed, tally
+
+    g = ToyPairs()
+    r, first = fresh[-1]["refresh"], fresh[-1]["first_block"]
+    rng = random.Random(f"blocks:1:refresh{r}")
+    items = [i for k in range(budget.blocks) for i in g.block(rng, block_seed(1, first + k))]
+    (outs,) = Evaluator(g, search_space(g), None).outcomes([((), items)])
+    want = tally(outs).imbalance(Targets((0.4, 0.6), 1.0), list(HEROES))
+    assert res.before_search == pytest.approx(want)  # type: ignore[attr-defined]

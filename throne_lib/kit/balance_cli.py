@@ -51,7 +51,7 @@ from throne_lib.kit.balance import (
     verify,
 )
 from throne_lib.kit.balance.memo import RunMemo
-from throne_lib.kit.balance_args import _pair, parse_band
+from throne_lib.kit.balance_args import _pair, add_screen_options, parse_band
 from throne_lib.kit.balance_report import (
     apply_changes,
     proposal_changes,
@@ -320,28 +320,7 @@ def build_parser(name: str, h: BalanceHooks) -> argparse.ArgumentParser:
         "(default %(default)g: any gain)",
         metavar="P",
     )
-    budget(
-        "--screen",
-        "screening: play ROUNDS rounds (every group once), each on its own variant with "
-        "every candidate knob a step up or down at random, fit every knob's effect on "
-        "every group from all of them, and let the repair try the move those effects "
-        "predict to help most (two-seat pairing games; default %(default)s: off)",
-        metavar="ROUNDS",
-    )
-    budget("--screen-p", "screening: the chance a candidate knob is moved each way (default %(default)s)")  # fmt: skip
-    budget("--screen-knobs", "screening: candidate knobs (default %(default)s)", metavar="N")
-    budget(
-        "--refresh",
-        "with --screen: where the screened repair would stop, draw fresh search blocks, "
-        "re-measure the table there and go on, at most N times (default %(default)s)",
-        metavar="N",
-    )
-    budget(
-        "--screen-per-group",
-        "screening: each group's N most needed knobs are candidates whatever the ranking "
-        "(default %(default)s)",
-        metavar="N",
-    )
+    add_screen_options(budget)
     b.add_argument(
         "--no-rules-first",
         dest="rules_first",

@@ -86,9 +86,13 @@ def _step_lines(
     for h in steps:
         if "refresh" in h:  # the screened repair drew fresh blocks (Budget.refresh)
             out = ", ".join(f"{names.get(g, g)} {100 * r:.1f}%" for g, r in h["out"])
+            why = {
+                "in band": "every group in the aimed band",
+                "no move": "no move predicted to help",
+            }.get(h["why"], f"{h.get('steps', 0)} steps")
             lines.append(
-                f"  fresh blocks {h['refresh']} ({'every group in the aimed band' if h['why'] == 'in band' else 'no move predicted to help'} "
-                f"on the last ones): blocks {h['first_block']}–, match seeds "
+                f"  fresh blocks {h['refresh']} ({why} on the last ones): blocks "
+                f"{h['first_block']}–, match seeds "
                 f"{h['seeds'][0]}–{h['seeds'][1]}; the table's aimed miss {h['miss_before']:.3f} "
                 f"on the last blocks, {h['miss_after']:.3f} on these"
                 + (f"; outside the aimed band: {out}" if out else "")

@@ -340,19 +340,24 @@ class _Screening(_Generations):
                 r[g] += steps * e
         return r
 
-    def _refresh_seconds(self) -> float:
-        """About how long :meth:`_refresh` takes: three tables on every search and
-        confirm block, at the run's time per match so far."""
+    def _table_seconds(self) -> float:
+        """About how long one table takes on every search and confirm block, at the
+        run's time per match so far (a refresh measures one; the end of a refreshed
+        repair two more: :meth:`_refresh`)."""
         per_match = (time.monotonic() - self.started) / max(1, self.ev.played)
         items = sum(len(b) for b in self.blocks + self.confirm_blocks)
-        return 3 * per_match * items
+        return per_match * items
 
-    def _refresh(self, r: int, cur: Candidate, gen: int, why: str, miss: float) -> Candidate:
+    def _refresh(
+        self, r: int, cur: Candidate, gen: int, why: str, miss: float, steps: int
+    ) -> Candidate:
         """Fresh search (and confirm) blocks, set ``r`` of :data:`Budget.refresh`: the
-        next block indices of the run seed's search range, below screening's. The
-        unchanged table, the lever and ``cur`` are measured on them and are the archive
-        from now on (the old blocks' figures do not compare with the new ones); returns
-        ``cur`` measured there."""
+        next block indices of the run seed's search range, below screening's. ``cur``
+        is measured on them and is the archive from now on (the old blocks' figures do
+        not compare with the new ones; the unchanged table and the lever join it when
+        the repair ends, :meth:`_measure_ends`); returns ``cur`` measured there.
+        ``why``: "in band", "no move" (where the repair would have stopped) or "every"
+        (``steps`` steps on the last blocks, :data:`Budget.refresh_every`)."""
         b = self.budget
         first = r * (b.blocks + b.confirm)
         rng = random.Random(f"blocks:{self.seed}:refresh{r}")
@@ -361,13 +366,11 @@ class _Screening(_Generations):
             self.game.block(rng, block_seed(self.seed, first + b.blocks + k))
             for k in range(b.confirm)
         ]
-        keep = {(), cur.changes} | ({self.start.changes} if self.start is not None else set())
-        fresh = [Candidate(ch) for ch in sorted(keep)]
         self.archive = {}
-        self.evaluate(fresh, [])
+        now = Candidate(cur.changes)
+        self.evaluate([now], [])
         if self.confirm_blocks:
-            self._measure_confirm(fresh)
-        now = self.archive[cur.changes]
+            self._measure_confirm([now])
         here = self.pooled(now) if self.confirm_blocks else now.tally
         assert here is not None and now.tally is not None
         lo, hi = self.targets.band
@@ -381,6 +384,7 @@ class _Screening(_Generations):
             "front": [],
             "refresh": r,
             "why": why,
+            "steps": steps,
             "first_block": first,
             "seeds": [
                 block_seed(self.seed, first),
@@ -399,6 +403,13 @@ class _Screening(_Generations):
         if self.progress is not None:
             self.progress(entry)
         return now
+
+    def _measure_ends(self) -> None:
+        """After a refreshed repair: the unchanged table and the lever on the last
+        blocks, so that the proposals' search figures all come from the same blocks."""
+        keep = {()} | ({self.start.changes} if self.start is not None else set())
+        todo = [Candidate(ch) for ch in sorted(keep) if ch not in self.archive]
+        self.evaluate(todo, [])
 
     def screened_repair(self, taken: set[Changes], start: Candidate) -> None:
         """Screen around ``start``, then at most :data:`Budget.repair` steps, each
@@ -433,7 +444,8 @@ class _Screening(_Generations):
         last = 0.0
         confirm = bool(self.confirm_blocks)
         refreshed = 0
-        step = 0
+        step = since = 0  # steps in all, and on the blocks drawn last
+        every = self.budget.refresh_every
         while step < self.budget.repair:
             assert cur.tally is not None
             # with confirm blocks, the rates predicted from are the search and confirm
@@ -459,20 +471,25 @@ class _Screening(_Generations):
             )
             if ends is None and (not scored or scored[0][0] >= miss - 1e-9):
                 ends = "no move"
+            why = ends or ("every" if every and since >= every else None)
+            # fresh blocks can only help when some knob has an effect to aim with; the
+            # time kept: this refresh and the two tables measured when the repair ends
+            if (
+                why is not None
+                and per_step
+                and refreshed < self.budget.refresh
+                and not self._out_of_time(3 * self._table_seconds())
+            ):
+                refreshed += 1
+                cur = self._refresh(refreshed, cur, gen, why, miss, since)
+                tried.clear()
+                since = 0
+                continue
             if ends is not None:
-                # fresh blocks can only help when some knob has an effect to aim with
-                if (
-                    per_step
-                    and refreshed < self.budget.refresh
-                    and not self._out_of_time(self._refresh_seconds())
-                ):
-                    refreshed += 1
-                    cur = self._refresh(refreshed, cur, gen, ends, miss)
-                    tried.clear()
-                    continue
                 stop = ends
                 break
             step += 1
+            since += 1
             predicted, new = scored[0]
             tried.add(new)
             c = self.archive.get(new) or self._new(dict(new), taken) or Candidate(new)
@@ -525,5 +542,7 @@ class _Screening(_Generations):
                 },
             )
             last = time.monotonic() - t1
+        if refreshed:
+            self._measure_ends()
         self.repaired = cur
         self.history[-1]["repair_stop"] = stop
