@@ -453,7 +453,10 @@ class _Screening(_Generations):
             here = self.pooled(cur) if confirm else cur.tally
             miss = self._miss(here)
             ends: str | None = "in band" if miss == 0 else None
-            if ends is None and self._out_of_time(last):
+            # after a refresh, the end of the repair measures two more tables
+            if ends is None and self._out_of_time(
+                last + 2 * bool(refreshed) * self._table_seconds()
+            ):
                 stop = "time"
                 break
             t1 = time.monotonic()
