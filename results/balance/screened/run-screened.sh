@@ -5,7 +5,8 @@
 # what judges it. Files: results/balance/screened/screened-sSEED.{parquet,txt} with
 # -show.txt and -stderr.txt. Usage: [PREFIX=NAME] sh run-screened.sh SEED [OPTION...]
 # (PREFIX, default "screened", names the files: the runs with --confirm 30 of 2026-12-06
-# are PREFIX=confirmed, run seeds 65-69)
+# are PREFIX=confirmed, run seeds 65-69; with --refresh 2, PREFIX=refreshed, 70-72; with
+# --repair 200 --refresh 5 --refresh-every 20, PREFIX=rotated, from 75)
 set -e
 seed=${1:?usage: run-screened.sh SEED [OPTION...]}
 shift
