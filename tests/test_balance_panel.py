@@ -233,6 +233,8 @@ def test_the_screen_slider_reaches_the_search_and_the_estimate(tmp_path: Path) -
     # the repair's table is the run's recommended proposal: named so, and shown first
     (best,) = [p for p in res.proposals if p.repaired]
     labels = dict((v, label) for label, v in panel.choice.options)
-    assert labels[best.number] == f"方案 {best.number}（推荐：修补结果）"
+    assert labels[best.number] == f"方案 {best.number}（推荐）"
+    tips = dict(zip([v for _, v in panel.choice.options], panel.choice.tooltips, strict=True))
+    assert tips[best.number].startswith("推荐：修补阶段结束时的卡表")
     assert [v for v, x in labels.items() if "推荐" in x] == [best.number]
     assert panel.choice.value == best.number

@@ -177,12 +177,13 @@ _duration = duration_zh
 def _label(number: int, touched_up: bool, repaired: bool) -> str:
     """A proposal's name on the page: 「方案 N」, marked when the touch-up on the holdout
     made it, or when it is the repair's table (every kept move), the one the run
-    recommends."""
+    recommends (its button's tooltip, :data:`RECOMMENDED_TIP`, says why)."""
     return (
-        f"方案 {number}"
-        + ("（留出修补）" if touched_up else "")
-        + ("（推荐：修补结果）" if repaired else "")
+        f"方案 {number}" + ("（留出修补）" if touched_up else "") + ("（推荐）" if repaired else "")
     )
+
+
+RECOMMENDED_TIP = "推荐：修补阶段结束时的卡表，保留了搜索留下的每一步改动"
 
 
 def _tell_html(t: Tell, blocks: int, per_block: float) -> str:
@@ -406,6 +407,7 @@ class SuggestPanel:
             return None
         self.run_head.value = run_head_html(rf, self.cards)
         self.choice.options = [(_label(n, rf.touched_up(n), rf.repaired(n)), n) for n in rf.numbers]
+        self.choice.tooltips = [RECOMMENDED_TIP if rf.repaired(n) else "" for n in rf.numbers]
         # the run's recommended proposal (the repair's table) first, else proposal 1
         first = rf.recommended or (rf.numbers[0] if rf.numbers else 0)
         if rf.numbers:
@@ -575,6 +577,7 @@ class SuggestPanel:
         self.choice.options = [
             (_label(p.number, p.touched_up, p.repaired), p.number) for p in res.proposals
         ]
+        self.choice.tooltips = [RECOMMENDED_TIP if p.repaired else "" for p in res.proposals]
         if res.proposals:
             first = next((p for p in res.proposals if p.repaired), res.proposals[0])
             self.choice.value = first.number
