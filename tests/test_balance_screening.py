@@ -27,7 +27,7 @@ from throne_lib.kit.balance import (
     suggest,
 )
 from throne_lib.kit.balance.adapter import PairingAdapter
-from throne_lib.kit.balance.screening import SCREEN_MIN_T, candidate_knobs
+from throne_lib.kit.balance.screening import SCREEN_MIN_T, candidate_knobs, predicted_rates
 
 HEROES = ("h0", "h1", "h2", "h3", "h4", "h5")
 # h0's card is two steps too strong: ~66% against the field, the others ~47%
@@ -103,6 +103,26 @@ def test_screening_recovers_the_known_effects(screened: object) -> None:
         b, se = effects[key]
         assert abs(b) < 4 * se, (key, b, se)
     assert abs(got["first_seat"] - FIRST) < 0.02  # type: ignore[operator]
+
+
+def test_a_measured_step_predicts_itself_both_ways_in_place_of_the_screening() -> None:
+    """A step a repair step measured is predicted by that measurement, in either
+    direction (taking a kept move back undoes what it was measured to do); any other step
+    by the screened effect, one step at a time."""
+    space = search_space(ToyPairs())
+    per_step = {"c0.power": {"h0": 0.08}, "c1.power": {"h1": 0.05}}
+    now = {h: 0.5 for h in HEROES}
+    cur = {"c0.power": 2}  # today 3: one step down
+    r, used = predicted_rates(space, (), cur, now, per_step)  # back to 3
+    assert r["h0"] == pytest.approx(0.58) and used == []
+    learned = {("c0.power", 3, 2): {"h0": -0.30}}
+    r, used = predicted_rates(space, (), cur, now, per_step, learned)
+    assert r["h0"] == pytest.approx(0.80) and used == [("c0.power", 2, 3)]
+    # from 3 to 1: the measured 3 -> 2, then the screened 2 -> 1; c1's knob two steps up
+    r, used = predicted_rates(space, (("c0.power", 1), ("c1.power", 3)), {}, now, per_step, learned)
+    assert r["h0"] == pytest.approx(0.5 - 0.30 - 0.08) and r["h1"] == pytest.approx(0.60)
+    assert used == [("c0.power", 3, 2)]
+    assert {h: r[h] for h in HEROES[2:]} == {h: 0.5 for h in HEROES[2:]}
 
 
 def test_the_screened_repair_takes_the_strong_card_down_and_holds_on_fresh_seeds(

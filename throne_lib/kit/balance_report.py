@@ -218,7 +218,8 @@ def report_text(
                 )
                 + (
                     "; each step: the one move the screened effects predict to lower the "
-                    "miss of the aimed band most, kept if its measured miss is lower"
+                    "miss of the aimed band most (a step measured before: by its "
+                    "measurement), kept if its measured miss is lower"
                     if b.screen
                     else f"; each step: the {b.repair_groups} groups furthest out, "
                     f"≤ {b.repair_tries} tries each"

@@ -112,7 +112,18 @@ def _step_lines(
             )
             lines.append(
                 f"  {h[key]}: tried {tried} (for {worked or 'nothing'}): miss predicted "
-                f"{h['predicted_miss']:.3f}, measured {h['measured_miss']:.3f}"
+                f"{h['predicted_miss']:.3f}"
+                + (
+                    " (by the measured step "
+                    + ", ".join(
+                        f"{_knob(k, names)} {_value(k, a, names)}→{_value(k, b, names)}"
+                        for k, a, b in h["learned"]
+                    )
+                    + ")"
+                    if h.get("learned")
+                    else ""
+                )
+                + f", measured {h['measured_miss']:.3f}"
                 + (
                     f" (confirm blocks {h['confirm_miss_before']:.3f} -> {h['confirm_miss']:.3f})"
                     if "confirm_miss" in h

@@ -18,7 +18,10 @@ move — a new change, one more step or one back of a changed knob, or at ``max_
 a swap — whose predicted rates (the current table's measured rates plus the effects,
 shrunk by their standard errors; only knobs with an effect at ``|t| >= SCREEN_MIN_T``)
 lower the miss of the aimed band most, measures it on the search blocks, and keeps it
-when the measured miss falls. The effects only choose what to try; every kept move was
+when the measured miss falls. A one-knob step once measured is predicted from then on
+by its measurement (either way: taking a kept move back is predicted to undo what it
+was measured to do), not by the screening, whose effects are averages around the start
+(:func:`predicted_rates`). The effects only choose what to try; every kept move was
 measured. With confirm blocks (:data:`Budget.confirm`) the predictions start from the
 search and confirm blocks' rates together, and a move is kept only if the miss falls on
 the search blocks and on the confirm blocks, each alone.
@@ -43,7 +46,7 @@ from throne_lib.kit.balance.adapter import Outcome, pairing_block
 from throne_lib.kit.balance.budget import SCREEN_FIRST_BLOCK, SCREEN_RANGES
 from throne_lib.kit.balance.measure import SEED_STRIDE, Tally, block_seed, tally
 from throne_lib.kit.balance.search import Candidate, _Generations
-from throne_lib.kit.balance.space import Changes, _outside, normalise
+from throne_lib.kit.balance.space import Changes, SearchSpace, _outside, normalise
 
 # An effect is used when it is at least this many standard errors from 0 for one of the
 # knob's groups (the pilots: 2).
@@ -201,6 +204,50 @@ def fit_effects(
     return effects, float(theta[0]), resid, strengths
 
 
+Learned = dict[tuple[str, int, int], dict[str, float]]
+
+
+def predicted_rates(
+    space: SearchSpace,
+    new: Changes,
+    cur: Mapping[str, int],
+    now: Mapping[str, float],
+    per_step: Mapping[str, Mapping[str, float]],
+    learned: Learned | None = None,
+) -> tuple[dict[str, float], list[tuple[str, int, int]]]:
+    """The groups' rates after moving from ``cur`` (measured: ``now``) to ``new``: each
+    knob's steps one at a time, a step a repair step measured (``learned``: (knob, from,
+    to) -> each of its groups' measured change, either way) by that measurement, any
+    other by the screened effect (``per_step``, linear in the steps). Also returns the
+    steps taken from ``learned``. The screened effects are averages around the start
+    (a 3 -> 2 cost can move a general 30 points where screening said 10); a measured
+    step is the move itself."""
+    r = dict(now)
+    used: list[tuple[str, int, int]] = []
+    to = dict(new)
+    got = learned or {}
+    for key in sorted(set(to) | set(cur)):
+        k = space[key]
+        a, z = cur.get(key, k.base), to.get(key, k.base)
+        n, rest = divmod(abs(z - a), k.step)
+        d = k.step if z > a else -k.step
+        for i in range(n if not rest else 0):
+            v = a + i * d
+            fwd, back = got.get((key, v, v + d)), got.get((key, v + d, v))
+            if fwd is not None or back is not None:
+                used.append((key, v, v + d))
+                delta = fwd if fwd is not None else {g: -x for g, x in (back or {}).items()}
+                for g, x in delta.items():
+                    r[g] += x
+            else:
+                for g, e in per_step.get(key, {}).items():
+                    r[g] += e if d > 0 else -e
+        if rest:  # off the step grid (never from this module's moves): linear
+            for g, e in per_step.get(key, {}).items():
+                r[g] += (z - a) / k.step * e
+    return r, used
+
+
 def screenable(game: object) -> bool:
     """Can screening run on ``game``: a two-seat game whose groups meet in pairings (a
     :class:`~throne_lib.kit.balance.adapter.PairingAdapter`, whose ``closure`` it reads)?"""
@@ -322,24 +369,6 @@ class _Screening(_Generations):
                             out.append(tuple((kk, vv) for kk, vv in new if kk != drop))
         return out
 
-    def _predicted(
-        self,
-        new: Changes,
-        cur: Mapping[str, int],
-        now: Mapping[str, float],
-        per_step: Mapping[str, Mapping[str, float]],
-    ) -> dict[str, float]:
-        """The groups' rates after moving from ``cur`` (measured: ``now``) to ``new``,
-        linear in the steps each knob moves."""
-        r = dict(now)
-        to = dict(new)
-        for key in set(to) | set(cur):
-            k = self.space[key]
-            steps = (to.get(key, k.base) - cur.get(key, k.base)) / k.step
-            for g, e in per_step.get(key, {}).items():
-                r[g] += steps * e
-        return r
-
     def _table_seconds(self) -> float:
         """About how long one table takes on every search and confirm block, at the
         run's time per match so far (a refresh measures one; the end of a refreshed
@@ -440,6 +469,9 @@ class _Screening(_Generations):
             self.progress(self.history[-1])
         lo, hi = self.targets.band
         tried: set[Changes] = set()
+        # each one-knob step measured so far, kept or not: its groups' measured change,
+        # which predicts that step (either way) from then on in place of the screening
+        learned: Learned = {}
         stop = "budget"
         last = 0.0
         confirm = bool(self.confirm_blocks)
@@ -464,7 +496,7 @@ class _Screening(_Generations):
             was = dict(cur.changes)
 
             def guess(o: Changes, was: dict[str, int] = was, now: dict[str, float] = now) -> float:
-                r = self._predicted(o, was, now, per_step)
+                r, _ = predicted_rates(self.space, o, was, now, per_step, learned)
                 return sum(_outside(v, lo, hi) for v in r.values() if not math.isnan(v))
 
             scored = (
@@ -522,6 +554,18 @@ class _Screening(_Generations):
                 }
             )
             move = [[k, was.get(k, self.space[k].base), dict(new).get(k, self.space[k].base)] for k in keys]  # fmt: skip
+            _, from_measured = predicted_rates(self.space, new, was, now, per_step, learned)
+            one = self.space[keys[0]] if len(keys) == 1 else None
+            v0 = was.get(one.key, one.base) if one else 0
+            v1 = dict(new).get(one.key, one.base) if one else 0
+            if one is not None and abs(v1 - v0) == one.step:
+                seen = self.pooled(c) if confirm else c.tally
+                assert seen is not None
+                learned[(one.key, v0, v1)] = {
+                    g: seen.rate(g) - now[g]
+                    for g in one.groups
+                    if not math.isnan(seen.rate(g) - now.get(g, math.nan))
+                }
             if moved:
                 cur = c
             after = self.pooled(cur) if confirm else cur.tally
@@ -538,6 +582,7 @@ class _Screening(_Generations):
                     "tried": move,
                     "kept": move if moved else [],
                     "predicted_miss": predicted,
+                    "learned": [list(u) for u in from_measured],
                     "measured_miss": measured,
                     **checked,
                     "imbalance_before": here.imbalance(self.targets, self.groups),
