@@ -19,7 +19,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -406,10 +406,7 @@ class SuggestPanel:
             )
             return None
         self.run_head.value = run_head_html(rf, self.cards)
-        self.choice.options = [(_label(n, rf.touched_up(n), rf.repaired(n)), n) for n in rf.numbers]
-        self.choice.tooltips = [RECOMMENDED_TIP if rf.repaired(n) else "" for n in rf.numbers]
-        # the run's recommended proposal (the repair's table) first, else proposal 1
-        first = rf.recommended or (rf.numbers[0] if rf.numbers else 0)
+        first = self._set_choices([(n, rf.touched_up(n), rf.repaired(n)) for n in rf.numbers])
         if rf.numbers:
             self.choice.value = first
         self.detail_html.value = saved_detail_html(rf, first)
@@ -574,14 +571,10 @@ class SuggestPanel:
         with self.chart:
             plt.show()
         plt.close(fig)
-        self.choice.options = [
-            (_label(p.number, p.touched_up, p.repaired), p.number) for p in res.proposals
-        ]
-        self.choice.tooltips = [RECOMMENDED_TIP if p.repaired else "" for p in res.proposals]
+        first = self._set_choices([(p.number, p.touched_up, p.repaired) for p in res.proposals])
         if res.proposals:
-            first = next((p for p in res.proposals if p.repaired), res.proposals[0])
-            self.choice.value = first.number
-            self.show(first.number)
+            self.choice.value = first
+            self.show(first)
         else:
             self.detail.clear_output()
             self.detail_html.value = (
@@ -630,6 +623,14 @@ class SuggestPanel:
         elif self.saved_run is not None:
             self.detail.clear_output()
             self.detail_html.value = saved_detail_html(self.saved_run, int(change["new"]))
+
+    def _set_choices(self, rows: Sequence[tuple[int, bool, bool]]) -> int:
+        """The proposal buttons, one per (number, touched up, repaired) row, the
+        recommended one's tooltip saying why; returns the proposal the page opens on: the
+        recommended (the repair's table), else the first (0: none)."""
+        self.choice.options = [(_label(n, up, rep), n) for n, up, rep in rows]
+        self.choice.tooltips = [RECOMMENDED_TIP if rep else "" for _, _, rep in rows]
+        return next((n for n, _, rep in rows if rep), rows[0][0] if rows else 0)
 
     def show(self, number: int) -> None:
         """Proposal ``number``: its diff, rules changes, rates and heatmaps."""

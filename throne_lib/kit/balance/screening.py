@@ -258,8 +258,6 @@ class _Screening(_Generations):
     """Screening and the repair it guides; :class:`throne_lib.kit.balance.repair._Search`
     calls :meth:`screened_repair` as its repair stage when :data:`Budget.screen` is on."""
 
-    screened: Screened | None = None
-
     def _measure_confirm(self, cands: Sequence[Candidate]) -> None:
         """Give each of ``cands`` its tallies on the confirm blocks and on search and
         confirm blocks together (the search blocks' outcomes come from the cache)."""
@@ -403,34 +401,28 @@ class _Screening(_Generations):
         here = self.pooled(now) if self.confirm_blocks else now.tally
         assert here is not None and now.tally is not None
         lo, hi = self.targets.band
-        entry: dict[str, Any] = {
-            "generation": gen,
-            "generations": b.generations,
-            "best_imbalance": now.tally.imbalance(self.targets, self.groups),
-            "best_changes": len(now.changes),
-            "dropped": 0,
-            "matches_played": self.ev.played,
-            "front": [],
-            "refresh": r,
-            "why": why,
-            "steps": steps,
-            "first_block": first,
-            "seeds": [
-                block_seed(self.seed, first),
-                block_seed(self.seed, first + b.blocks + b.confirm - 1) + SEED_STRIDE - 1,
-            ],
-            "miss_before": miss,
-            "miss_after": self._miss(here),
-            "out": [
-                [g, here.rate(g)]
-                for g in self.groups
-                if not math.isnan(here.rate(g)) and not lo <= here.rate(g) <= hi
-            ],
-            "imbalance_after": here.imbalance(self.targets, self.groups),
-        }
-        self.history.append(entry)
-        if self.progress is not None:
-            self.progress(entry)
+        self._report(
+            gen,
+            [now],
+            step={
+                "refresh": r,
+                "why": why,
+                "steps": steps,
+                "first_block": first,
+                "seeds": [
+                    block_seed(self.seed, first),
+                    block_seed(self.seed, first + b.blocks + b.confirm - 1) + SEED_STRIDE - 1,
+                ],
+                "miss_before": miss,
+                "miss_after": self._miss(here),
+                "out": [
+                    [g, here.rate(g)]
+                    for g in self.groups
+                    if not math.isnan(here.rate(g)) and not lo <= here.rate(g) <= hi
+                ],
+                "imbalance_after": here.imbalance(self.targets, self.groups),
+            },
+        )
         return now
 
     def _measure_ends(self) -> None:
@@ -447,26 +439,12 @@ class _Screening(_Generations):
         help (after :data:`Budget.refresh` fresh block sets, :meth:`_refresh`), or on
         the time limit."""
         t0 = time.monotonic()
-        self.screened = s = self.screen(start)
+        s = self.screen(start)
         per_step = s.usable()
         gen = max((int(h["generation"]) for h in self.history), default=0)
         cur = start
         assert cur.tally is not None
-        self.history.append(
-            {
-                "generation": gen,
-                "generations": self.budget.generations,
-                "best_imbalance": cur.tally.imbalance(self.targets, self.groups),
-                "best_changes": len(cur.changes),
-                "dropped": 0,
-                "matches_played": self.ev.played,
-                "front": [],
-                "screening": s.as_dict(),
-                "seconds": time.monotonic() - t0,
-            }
-        )
-        if self.progress is not None:
-            self.progress(self.history[-1])
+        self._report(gen, [cur], step={"screening": s.as_dict(), "seconds": time.monotonic() - t0})
         lo, hi = self.targets.band
         tried: set[Changes] = set()
         # each one-knob step measured so far, kept or not: its groups' measured change,

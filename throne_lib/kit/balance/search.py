@@ -461,9 +461,10 @@ class _Generations:
         step: Mapping[str, Any] | None = None,
     ) -> None:
         """Append a generation's (or repair step's) entry to the history and tell the
-        progress callback. ``step``: what a repair step worked on and kept
+        progress callback. ``step``: more fields (what a repair step worked on and kept
         (``worked_on``: [group, direction, rate before]; ``kept``: [knob, old, new]; the
-        aimed imbalance before and after, on search and confirm blocks when there are)."""
+        aimed imbalance before and after, on search and confirm blocks when there are; a
+        screened repair's refresh of its blocks)."""
         pts = self._points(pop)
         best = min(pts)
         extra = (
@@ -471,8 +472,7 @@ class _Generations:
             if repair is None
             else {"repair": repair, "moved": moved}
             | ({"rejected": rejected} if self.confirm_blocks else {})
-            | dict(step or {})
-        )
+        ) | dict(step or {})
         self.history.append(
             {
                 **extra,
