@@ -8,6 +8,7 @@ hero is +8 points per step, and each luck knob's is 0."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Hashable, Mapping
@@ -27,7 +28,12 @@ from throne_lib.kit.balance import (
     suggest,
 )
 from throne_lib.kit.balance.adapter import PairingAdapter
-from throne_lib.kit.balance.screening import SCREEN_MIN_T, candidate_knobs, predicted_rates
+from throne_lib.kit.balance.screening import (
+    SCREEN_MIN_T,
+    candidate_knobs,
+    learn,
+    predicted_rates,
+)
 
 HEROES = ("h0", "h1", "h2", "h3", "h4", "h5")
 # h0's card is two steps too strong: ~66% against the field, the others ~47%
@@ -123,6 +129,37 @@ def test_a_measured_step_predicts_itself_both_ways_in_place_of_the_screening() -
     assert r["h0"] == pytest.approx(0.5 - 0.30 - 0.08) and r["h1"] == pytest.approx(0.60)
     assert used == [("c0.power", 3, 2)]
     assert {h: r[h] for h in HEROES[2:]} == {h: 0.5 for h in HEROES[2:]}
+
+
+class _Rates:
+    def __init__(self, rates: Mapping[str, float]) -> None:
+        self.rates = rates
+
+    def rate(self, g: str) -> float:
+        return self.rates[g]
+
+
+def test_a_measured_move_teaches_each_step_whose_groups_no_other_knob_reaches() -> None:
+    """A one-knob move teaches its step; a swap of two cards of different groups
+    teaches both; knobs sharing a group, or a change taken back by two steps, teach
+    nothing, nor a step whose groups have no rate."""
+    space = search_space(ToyPairs())
+    now = {h: 0.5 for h in HEROES}
+    seen = _Rates({**now, "h0": 0.3, "h1": 0.6, "h2": math.nan})
+    learned: dict[tuple[str, int, int], dict[str, float]] = {}
+    learn(space, [["c0.power", 3, 2]], now, seen, learned)  # type: ignore[arg-type]
+    assert learned == {("c0.power", 3, 2): {"h0": pytest.approx(-0.2)}}
+    learned.clear()
+    learn(space, [["c0.power", 2, 3], ["c1.power", 1, 2]], now, seen, learned)  # type: ignore[arg-type]
+    assert learned == {
+        ("c0.power", 2, 3): {"h0": pytest.approx(-0.2)},
+        ("c1.power", 1, 2): {"h1": pytest.approx(0.1)},
+    }
+    learned.clear()
+    learn(space, [["c0.power", 3, 2], ["c0.luck", 2, 3]], now, seen, learned)  # type: ignore[arg-type]
+    learn(space, [["c1.power", 3, 1]], now, seen, learned)  # type: ignore[arg-type]
+    learn(space, [["c2.power", 1, 2]], now, seen, learned)  # type: ignore[arg-type]
+    assert learned == {}
 
 
 def test_the_screened_repair_takes_the_strong_card_down_and_holds_on_fresh_seeds(

@@ -18,8 +18,8 @@ move — a new change, one more step or one back of a changed knob, or at ``max_
 a swap — whose predicted rates (the current table's measured rates plus the effects,
 shrunk by their standard errors; only knobs with an effect at ``|t| >= SCREEN_MIN_T``)
 lower the miss of the aimed band most, measures it on the search blocks, and keeps it
-when the measured miss falls. A one-knob step once measured is predicted from then on
-by its measurement (either way: taking a kept move back is predicted to undo what it
+when the measured miss falls. A knob step once measured (alone, or in a swap with a
+card of other groups: :func:`learn`) is predicted from then on by its measurement (either way: taking a kept move back is predicted to undo what it
 was measured to do), not by the screening, whose effects are averages around the start
 (:func:`predicted_rates`). The effects only choose what to try; every kept move was
 measured. With confirm blocks (:data:`Budget.confirm`) the predictions start from the
@@ -248,6 +248,33 @@ def predicted_rates(
     return r, used
 
 
+def learn(
+    space: SearchSpace,
+    move: Sequence[Sequence[Any]],
+    now: Mapping[str, float],
+    seen: Tally,
+    learned: Learned,
+) -> None:
+    """Record in ``learned`` what a measured move (``[knob, from, to]`` each; the groups'
+    rates were ``now`` before it and are ``seen`` after, on the same blocks) says of
+    each of its one-step knobs whose groups no other knob of the move reaches: those
+    groups' change is that step's alone. (A swap that takes back a change of another
+    faction's card teaches both steps; knobs sharing a group, a change taken back by
+    several steps at once, or a step whose groups have no rate teach nothing.)"""
+    for key, v0, v1 in move:
+        k = space[key]
+        others = {g for o, _, _ in move if o != key for g in space[o].groups}
+        if abs(v1 - v0) != k.step or k.groups & others:
+            continue
+        got = {
+            g: seen.rate(g) - now[g]
+            for g in k.groups
+            if not math.isnan(seen.rate(g) - now.get(g, math.nan))
+        }
+        if got:
+            learned[(key, v0, v1)] = got
+
+
 def screenable(game: object) -> bool:
     """Can screening run on ``game``: a two-seat game whose groups meet in pairings (a
     :class:`~throne_lib.kit.balance.adapter.PairingAdapter`, whose ``closure`` it reads)?"""
@@ -447,8 +474,9 @@ class _Screening(_Generations):
         self._report(gen, [cur], step={"screening": s.as_dict(), "seconds": time.monotonic() - t0})
         lo, hi = self.targets.band
         tried: set[Changes] = set()
-        # each one-knob step measured so far, kept or not: its groups' measured change,
-        # which predicts that step (either way) from then on in place of the screening
+        # each knob step measured so far, kept or not (alone, or beside knobs of other
+        # groups: learn): its groups' measured change, which predicts that step (either
+        # way) from then on in place of the screening
         learned: Learned = {}
         stop = "budget"
         last = 0.0
@@ -533,17 +561,9 @@ class _Screening(_Generations):
             )
             move = [[k, was.get(k, self.space[k].base), dict(new).get(k, self.space[k].base)] for k in keys]  # fmt: skip
             _, from_measured = predicted_rates(self.space, new, was, now, per_step, learned)
-            one = self.space[keys[0]] if len(keys) == 1 else None
-            v0 = was.get(one.key, one.base) if one else 0
-            v1 = dict(new).get(one.key, one.base) if one else 0
-            if one is not None and abs(v1 - v0) == one.step:
-                seen = self.pooled(c) if confirm else c.tally
-                assert seen is not None
-                learned[(one.key, v0, v1)] = {
-                    g: seen.rate(g) - now[g]
-                    for g in one.groups
-                    if not math.isnan(seen.rate(g) - now.get(g, math.nan))
-                }
+            seen = self.pooled(c) if confirm else c.tally
+            assert seen is not None
+            learn(self.space, move, now, seen, learned)
             if moved:
                 cur = c
             after = self.pooled(cur) if confirm else cur.tally
