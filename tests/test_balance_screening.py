@@ -33,6 +33,7 @@ from throne_lib.kit.balance.screening import (
     candidate_knobs,
     learn,
     predicted_rates,
+    ranked,
 )
 
 HEROES = ("h0", "h1", "h2", "h3", "h4", "h5")
@@ -160,6 +161,18 @@ def test_a_measured_move_teaches_each_step_whose_groups_no_other_knob_reaches() 
     learn(space, [["c1.power", 3, 1]], now, seen, learned)  # type: ignore[arg-type]
     learn(space, [["c2.power", 1, 2]], now, seen, learned)  # type: ignore[arg-type]
     assert learned == {}
+
+
+def test_moves_rank_by_predicted_miss_then_fewer_changes() -> None:
+    """Of two moves predicted alike, the one with fewer changes goes first (a new change
+    that does nothing for the miss is no reason to prefer a swap); a lower prediction
+    wins whatever its size."""
+    back = (("c1.power", 2),)
+    swap = (("c0.luck", 3), ("c1.power", 2))
+    better = (("c0.luck", 3), ("c1.power", 2), ("c2.power", 2))
+    guess = {back: 0.112, swap: 0.112 + 1e-12, better: 0.1}
+    assert [o for _, o in ranked([swap, back], guess.__getitem__)] == [back, swap]
+    assert ranked([back, swap, better], guess.__getitem__)[0] == (0.1, better)
 
 
 def test_the_screened_repair_takes_the_strong_card_down_and_holds_on_fresh_seeds(

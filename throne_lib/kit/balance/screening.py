@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -275,6 +275,17 @@ def learn(
             learned[(key, v0, v1)] = got
 
 
+def ranked(
+    options: Sequence[Changes], guess: Callable[[Changes], float]
+) -> list[tuple[float, Changes]]:
+    """``options`` with their predicted miss, best first; of equal predictions (to 1e-9)
+    the one with fewer changes first: a swap whose new change does nothing for the miss
+    is no better than taking the old change back alone (run learned16-s75 tried
+    旗手队长's cost back beside 18 such partners, in their names' order)."""
+    got = [(guess(o), o) for o in options]
+    return sorted(got, key=lambda t: (round(t[0], 9), len(t[1]), t[1]))
+
+
 def screenable(game: object) -> bool:
     """Can screening run on ``game``: a two-seat game whose groups meet in pairings (a
     :class:`~throne_lib.kit.balance.adapter.PairingAdapter`, whose ``closure`` it reads)?"""
@@ -506,7 +517,7 @@ class _Screening(_Generations):
                 return sum(_outside(v, lo, hi) for v in r.values() if not math.isnan(v))
 
             scored = (
-                sorted((guess(o), o) for o in self._options(was, per_step) if o not in tried)
+                ranked([o for o in self._options(was, per_step) if o not in tried], guess)
                 if ends is None
                 else []
             )
