@@ -6,7 +6,9 @@
 # -show.txt and -stderr.txt. Usage: [PREFIX=NAME] sh run-screened.sh SEED [OPTION...]
 # (PREFIX, default "screened", names the files: the runs with --confirm 30 of 2026-12-06
 # are PREFIX=confirmed, run seeds 65-69; with --refresh 2, PREFIX=refreshed, 70-72; with
-# --repair 200 --refresh 5 --refresh-every 20, PREFIX=rotated, from 75)
+# --repair 200 --refresh 5 --refresh-every 20, PREFIX=rotated, from 75; with those and
+# --max-changes 16, steps predicted by their own measurement: PREFIX=learned16 (probe, 75)
+# and PREFIX=learned, from 77)
 set -e
 seed=${1:?usage: run-screened.sh SEED [OPTION...]}
 shift
