@@ -19,9 +19,11 @@ a swap — whose predicted rates (the current table's measured rates plus the ef
 shrunk by their standard errors; only knobs with an effect at ``|t| >= SCREEN_MIN_T``)
 lower the miss of the aimed band most, measures it on the search blocks, and keeps it
 when the measured miss falls. A knob step once measured (alone, or in a swap with a
-card of other groups: :func:`learn`) is predicted from then on by its measurement (either way: taking a kept move back is predicted to undo what it
-was measured to do), not by the screening, whose effects are averages around the start
-(:func:`predicted_rates`). The effects only choose what to try; every kept move was
+card of other groups: :func:`learn`) is predicted from then on by its measurement,
+either way (taking a kept move back is predicted to undo what it was measured to do),
+not by the screening, whose effects are averages around the start
+(:func:`predicted_rates`); of moves predicted alike the smaller is tried first
+(:func:`ranked`). The effects only choose what to try; every kept move was
 measured. With confirm blocks (:data:`Budget.confirm`) the predictions start from the
 search and confirm blocks' rates together, and a move is kept only if the miss falls on
 the search blocks and on the confirm blocks, each alone.
@@ -281,7 +283,7 @@ def ranked(
     """``options`` with their predicted miss, best first; of equal predictions (to 1e-9)
     the one with fewer changes first: a swap whose new change does nothing for the miss
     is no better than taking the old change back alone (run learned16-s75 tried
-    旗手队长's cost back beside 18 such partners, in their names' order)."""
+    旗手队长's cost back beside 17 such partners, in their names' order)."""
     got = [(guess(o), o) for o in options]
     return sorted(got, key=lambda t: (round(t[0], 9), len(t[1]), t[1]))
 
