@@ -53,6 +53,20 @@ def test_the_stored_screened_runs_are_three_of_five(
     assert "met by 3 of 5" in capsys.readouterr().out
 
 
+def test_the_learned_runs_meet_four_of_four_as_docs_balance_md_says(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/balance.md's table of run seeds 77-80 (the recommended command since stop
+    56): each run's last proposal meets the target, with 0, 1, 1 and 1 general out."""
+    paths = [str(ROOT / f"results/balance/screened/learned-s{s}.parquet") for s in range(77, 81)]
+    assert bench.judge(paths) == 4
+    last = [bench.verdicts(p)[-1] for p in paths]
+    assert [v.met for v in last] == [True] * 4
+    assert [len(v.out) for v in last] == [0, 1, 1, 1]
+    assert [v.changes for v in last] == [16] * 4
+    assert "met by 4 of 4" in capsys.readouterr().out
+
+
 def test_it_runs_each_seed_with_the_script_then_judges(
     bench: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
