@@ -76,6 +76,14 @@ def _repair_lines(res: BalanceResult, names: Mapping[str, str]) -> list[str]:
     )
 
 
+def _moves(triples: Sequence[Sequence[Any]], names: Mapping[str, str]) -> str:
+    """``[knob, from, to]`` moves as one line: "knob from→to, …"."""
+    return ", ".join(
+        f"{_knob(k, names)} {_value(k, old, names)}→{_value(k, new, names)}"
+        for k, old, new in triples
+    )
+
+
 def _step_lines(
     steps: Sequence[Mapping[str, Any]], heading: str, names: Mapping[str, str], key: str = "repair"
 ) -> list[str]:
@@ -101,25 +109,14 @@ def _step_lines(
         worked = ", ".join(
             f"{names.get(g, g)} {100 * r:.1f}%{'↑' if d > 0 else '↓'}" for g, d, r in h["worked_on"]
         )
-        kept = ", ".join(
-            f"{_knob(k, names)} {_value(k, old, names)}→{_value(k, new, names)}"
-            for k, old, new in h["kept"]
-        )
+        kept = _moves(h["kept"], names)
         if "tried" in h:  # a screened repair step: one move, predicted and measured
-            tried = ", ".join(
-                f"{_knob(k, names)} {_value(k, old, names)}→{_value(k, new, names)}"
-                for k, old, new in h["tried"]
-            )
+            tried = _moves(h["tried"], names)
             lines.append(
                 f"  {h[key]}: tried {tried} (for {worked or 'nothing'}): miss predicted "
                 f"{h['predicted_miss']:.3f}"
                 + (
-                    " (by the measured step "
-                    + ", ".join(
-                        f"{_knob(k, names)} {_value(k, a, names)}→{_value(k, b, names)}"
-                        for k, a, b in h["learned"]
-                    )
-                    + ")"
+                    f" (by the measured step {_moves(h['learned'], names)})"
                     if h.get("learned")
                     else ""
                 )
