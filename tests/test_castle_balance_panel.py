@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from throne_lib.games.castle.cards import DEFAULT_PATH
-from throne_lib.games.castle.ui.balance import SAVED, BalancePanel
+from throne_lib.games.castle.ui.balance import ENV_LOGS, SAVED, BalancePanel
 from throne_lib.kit.balance_saved import LOGS_ENV
 
 
@@ -30,6 +30,16 @@ def test_opens_on_the_repository_sweep_then_on_its_own(tmp_path: Path) -> None:
     again = BalancePanel(latest=latest)  # the page opened again: its own last sweep
     assert again.path == latest and len(again.df) == 1
     assert str(latest) in again.source()
+
+
+def test_its_own_sweep_goes_to_the_castle_logs_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$CASTLE_LOGS (the replay page's folder) holds the page's last sweep, so a test or a
+    demo server with its own folder leaves the repository's logs/ alone."""
+    monkeypatch.setenv(ENV_LOGS, str(tmp_path))
+    panel = BalancePanel()
+    assert panel.latest == tmp_path / "castle-balance-latest.parquet" and panel.path == SAVED
 
 
 def test_the_sweep_says_how_long_it_takes_and_how_far_it_is(tmp_path: Path) -> None:

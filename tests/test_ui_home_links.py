@@ -38,3 +38,13 @@ def test_the_readme_starts_at_the_home_page_and_lists_every_dashboard() -> None:
     for g in registry.games():
         for d in g.dashboards:
             assert f"`{d.notebook.removesuffix('.ipynb')}`" in head, d.notebook
+
+
+def test_the_page_heading_names_its_game_and_page_once() -> None:
+    """「城堡之心 · 平衡分析」, not 「城堡之心 · 城堡之心 · 平衡分析」; 「王座与方阵 · 对战」."""
+    for g in registry.games():
+        for d in g.dashboards:
+            head = nav_html(d.notebook).split("<b>", 1)[1].split("</b>", 1)[0]
+            assert head.count(g.title) == 1 and d.title in head, (d.notebook, head)
+    assert "<b>王座与方阵 · 对战</b>" in nav_html("play.ipynb")
+    assert "<b>城堡之心 · 平衡分析</b>" in nav_html("castle_balance.ipynb")

@@ -15,7 +15,14 @@ pytestmark = pytest.mark.browser
 RENDER_TIMEOUT_MS = 120_000
 
 
-def test_castle_balance_from_home(voila_server: Any, page: Page, artifacts_dir: Path) -> None:
+def test_castle_balance_from_home(
+    voila_server: Any,
+    page: Page,
+    artifacts_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CASTLE_LOGS", str(tmp_path))  # the sweep below is written there
     server = voila_server("notebooks")
     try:
         server.wait_ready()
@@ -36,6 +43,7 @@ def test_castle_balance_from_home(voila_server: Any, page: Page, artifacts_dir: 
         page.get_by_role("button", name="运行新模拟").click()
         expect(page.get_by_text("完成：10 局")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
         expect(page.get_by_text("新模拟（种子自 10000 起）")).to_be_visible()
+        assert (tmp_path / "castle-balance-latest.parquet").is_file()
         expect(page.locator("table").first).to_contain_text("n=2")
         page.screenshot(path=str(artifacts_dir / "castle_balance_sweep.png"))
     finally:

@@ -81,5 +81,9 @@ def nav_html(current: str) -> str:
         else:
             links.append(f"<a href='{up}{d.notebook}'>{html.escape(d.title)}</a>")
     name = html.escape(game.title if game is not None else "王座与方阵")
-    head = f"<b>{name} · {html.escape(here)}</b>" if here else f"<b>{name}</b>"
+    if here and not here.startswith(name):  # "城堡之心 · 复盘" names its game already
+        name = f"{name} · {html.escape(here)}"
+    elif here:
+        name = html.escape(here)
+    head = f"<b>{name}</b>"
     return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"

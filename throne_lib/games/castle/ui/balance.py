@@ -7,8 +7,9 @@ the kit's Wilson intervals (:func:`throne_lib.kit.analytics.rates`); the sweep i
 kit's :func:`throne_lib.kit.sim.simulate` over :func:`~throne_lib.kit.sim.seat_specs`,
 the same matches ``throne simulate --game castle --players N`` plays.
 
-The page opens on the newest saved sweep: its own last one (``logs/castle-balance-latest
-.parquet``) when there is one, else the repository's ``results/castle-balance.parquet``.
+The page opens on the newest saved sweep: its own last one (``castle-balance-latest
+.parquet`` in the castle logs' folder, ``$CASTLE_LOGS`` or ``logs/``) when there is one,
+else the repository's ``results/castle-balance.parquet``.
 Beside the button, how long the sweep the widgets describe takes at the recorded speed
 (:func:`throne_lib.kit.balance_saved.read_speed` for ``cards-castle.csv``); while it
 runs, the matches done, the time used and the time left.
@@ -27,11 +28,13 @@ from throne_lib.games.castle.report import long_rows
 from throne_lib.games.castle.rules import ROLE_ZH
 from throne_lib.kit.analytics import rates
 from throne_lib.kit.balance_saved import duration_zh, read_speed
+from throne_lib.kit.log import logs_dir
 from throne_lib.kit.sim import load_results, save_results, seat_specs, simulate
 
 ROOT = Path(__file__).resolve().parents[4]
 SAVED = ROOT / "results" / "castle-balance.parquet"
 ROLES = ("lord", "enemy", "reinforcement", "neutral")
+ENV_LOGS = "CASTLE_LOGS"  # the castle logs' folder (the replay page's too), else logs/
 REGENERATE = (
     "for p in 4 5 6 7 8; do throne simulate --game castle --players $p -n 1000 "
     "--out logs/castle-$p.parquet; done; "
@@ -127,7 +130,7 @@ class BalancePanel:
     def __init__(self, path: str | Path = SAVED, latest: str | Path | None = None) -> None:
         import ipywidgets as w
 
-        self.latest = Path(latest) if latest else ROOT / "logs" / "castle-balance-latest.parquet"
+        self.latest = Path(latest or logs_dir(ENV_LOGS) / "castle-balance-latest.parquet")
         self.path = self.latest if self.latest.exists() else Path(path)  # the newest sweep
         self.df = load_results(self.path) if self.path.exists() else pd.DataFrame()
         self.players = w.SelectMultiple(
