@@ -1,0 +1,17 @@
+#!/bin/sh
+# 城堡之心: the 援军 at 7 seats (城主, four 敌军, 援军, 中立) at the largest budget that keeps
+# a decision within the issue's 1 s at 7 seats: 130 iterations (0.92 / 1.28 s at 120 / 160,
+# mean of 6 positions; decision_time_castle478_20261205.txt). Not measured at 7 seats
+# before; the 援军 met the target at 5 and 6 seats at 160 iterations and fell short at 8
+# at 100 (+4.0). 200 paired seeds never used before (58000-58199), against the scripted
+# agent in the same seat on the same seeds.
+# Usage: sh castle_reinf7_i130_20261206.sh   RESUME=1 goes on from a stopped run's journal;
+# WORKERS=1 plays on one process (default 2).
+set -e
+cd "$(dirname "$0")/../.."
+seats=7 seed=58000 role=reinforcement n=200 it=130
+out=results/ismcts/castle${seats}_${role}_i${it}_s$seed.parquet
+echo "== $(date -u +%FT%H:%M:%S) reinforcement7 $it iterations load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD) $(python -c 'import throne_lib.compiled as c; print(c.loaded_build())')"
+/usr/bin/time -f "wall %e s, CPU %U+%S s" throne ladder --game castle --seats $seats --role $role \
+    --agents scripted,ismcts:iterations=$it -n $n --seed $seed --workers ${WORKERS:-2} \
+    --no-progress --out $out ${RESUME:+--resume}
