@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from throne_lib.games.castle.cards import DEFAULT_PATH
-from throne_lib.games.castle.ui.balance import ENV_LOGS, SAVED, BalancePanel
+from throne_lib.games.castle.ui.balance import SAVED, BalancePanel
+from throne_lib.games.castle.ui.replay import ENV_LOGS
 from throne_lib.kit.balance_saved import LOGS_ENV
 
 

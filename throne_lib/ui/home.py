@@ -80,10 +80,8 @@ def nav_html(current: str) -> str:
             links.append(f"<span class='here'>{html.escape(d.title)}</span>")
         else:
             links.append(f"<a href='{up}{d.notebook}'>{html.escape(d.title)}</a>")
-    name = html.escape(game.title if game is not None else "王座与方阵")
-    if here and not here.startswith(name):  # "城堡之心 · 复盘" names its game already
-        name = f"{name} · {html.escape(here)}"
-    elif here:
-        name = html.escape(here)
-    head = f"<b>{name}</b>"
+    name = game.title if game is not None else "王座与方阵"
+    if here:  # "城堡之心 · 复盘" names its game already
+        name = here if here.startswith(name) else f"{name} · {here}"
+    head = f"<b>{html.escape(name)}</b>"
     return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"

@@ -28,13 +28,11 @@ from throne_lib.games.castle.report import long_rows
 from throne_lib.games.castle.rules import ROLE_ZH
 from throne_lib.kit.analytics import rates
 from throne_lib.kit.balance_saved import duration_zh, read_speed
-from throne_lib.kit.log import logs_dir
 from throne_lib.kit.sim import load_results, save_results, seat_specs, simulate
 
 ROOT = Path(__file__).resolve().parents[4]
 SAVED = ROOT / "results" / "castle-balance.parquet"
 ROLES = ("lord", "enemy", "reinforcement", "neutral")
-ENV_LOGS = "CASTLE_LOGS"  # the castle logs' folder (the replay page's too), else logs/
 REGENERATE = (
     "for p in 4 5 6 7 8; do throne simulate --game castle --players $p -n 1000 "
     "--out logs/castle-$p.parquet; done; "
@@ -130,7 +128,9 @@ class BalancePanel:
     def __init__(self, path: str | Path = SAVED, latest: str | Path | None = None) -> None:
         import ipywidgets as w
 
-        self.latest = Path(latest or logs_dir(ENV_LOGS) / "castle-balance-latest.parquet")
+        from throne_lib.games.castle.ui.replay import logs_dir  # $CASTLE_LOGS, else logs/
+
+        self.latest = Path(latest or logs_dir() / "castle-balance-latest.parquet")
         self.path = self.latest if self.latest.exists() else Path(path)  # the newest sweep
         self.df = load_results(self.path) if self.path.exists() else pd.DataFrame()
         self.players = w.SelectMultiple(
