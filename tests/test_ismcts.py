@@ -421,3 +421,70 @@ def test_reuse_is_0_or_1() -> None:
     with pytest.raises(ValueError, match="reuse=2"):
         make_agent("ismcts", 0, "castle", reuse=2)
     assert not IsmctsAgent(0, game="castle").reuse  # off by default
+
+
+# --- keeping the rollout policy's move -----------------------------------------------------
+
+
+def node(values: list[float], prior: float = 0.0) -> Node:
+    """A root child whose seat-0 backed-up values were ``values``."""
+    n = Node(2, prior)
+    for v in values:
+        n.visits += 1
+        n.avail += 1
+        n.totals[0] += v
+        n.totals[1] -= v
+        n.squares += v * v
+    return n
+
+
+def test_node_variance_is_the_sample_variance_of_its_values() -> None:
+    values = [1.0, -1.0, 0.5, 0.5, -0.25]
+    mean = sum(values) / len(values)
+    expected = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    assert node(values).variance(0) == pytest.approx(expected)
+    assert node([0.7]).variance(0) == 1.0  # one value: the widest variance, not 0
+
+
+def test_keep_plays_the_policys_move_unless_another_is_measurably_better() -> None:
+    """``keep``: the most visited child replaces the policy's move (the child of the highest
+    prior) only when its mean is ``keep`` standard errors above it. Where both win every
+    rollout (a saturated position) the policy's move stays, whichever has more visits."""
+    agent = IsmctsAgent(0, game="castle", keep=1.645)
+    root = Node(2)
+    keys = ["policy", "other"]
+    root.children = {"policy": node([1.0] * 6, prior=1.0), "other": node([1.0] * 9)}
+    assert agent.kept_policy_move(root, keys, 0, 1) == 0  # level: the policy's move
+    root.children["other"] = node([1.0, 0.9, 1.0, 0.8] * 3)
+    root.children["policy"] = node([1.0, -1.0, 0.9, 1.0, -1.0, 1.0], prior=1.0)
+    gap = root.children["other"].mean(0) - root.children["policy"].mean(0)
+    se = (root.children["other"].variance(0) / 12 + root.children["policy"].variance(0) / 6) ** 0.5
+    assert gap < 1.645 * se  # better on average, not measurably: kept
+    assert agent.kept_policy_move(root, keys, 0, 1) == 0
+    assert IsmctsAgent(0, game="castle", keep=0.5).kept_policy_move(root, keys, 0, 1) == 1
+    assert gap > 0.5 * se  # …which a looser test accepts
+    root.children["policy"] = node([-1.0, -0.9, -1.0, -1.0, -0.8, -1.0], prior=1.0)
+    assert agent.kept_policy_move(root, keys, 0, 1) == 1  # measurably better: played
+    root.children["policy"].prior = 0.0  # no policy move known: the most visited
+    assert agent.kept_policy_move(root, keys, 0, 1) == 1
+
+
+def test_keep_with_an_unreachable_bar_plays_the_policys_own_move() -> None:
+    """With ``keep`` too high for any difference, the agent plays the root child its search
+    expanded first with the policy's prior: the scripted agent's move, in positions where
+    the plain choice (most visited) is another."""
+    differ = 0
+    for seed in (0, 2, 3, 4):  # the plain choice differs at 2 and 4
+        m = midgame("castle", 20 + seed, actions=40)
+        plain = Recording(seed, game="castle", iterations=24)
+        kept = Recording(seed, game="castle", iterations=24, keep=1e9)
+        a, b = plain.choose(m), kept.choose(m)
+        assert kept.root is not None and plain.root is not None
+        assert tree_stats(kept.root) == tree_stats(plain.root)  # the same search
+        policy = max(kept.root.children.items(), key=lambda kv: (kv[1].prior, kv[1].visits))[0]
+        assert action_key(b) == policy and kept.root.children[policy].prior > 0
+        differ += action_key(a) != action_key(b)
+    assert differ == 2
+    assert IsmctsAgent(0, game="castle").keep == 0.0  # off by default
+    with pytest.raises(ValueError, match="keep=-1"):
+        make_agent("ismcts", 0, "castle", keep=-1)

@@ -22,7 +22,11 @@ Every iteration
 Actions are identified across determinizations by their text form (``action.text()``,
 as the match log writes them). Forced moves (one legal action) are applied without a
 node. The chosen action is the most visited root child (ties: the better mean, then the
-first in legal order).
+first in legal order) — unless ``keep`` > 0: then the rollout policy's own move (the root
+child of the highest prior) is kept unless the most visited child's mean beats it by
+``keep`` standard errors of their difference (a one-sided Welch test on the acting seat's
+backed-up values). Where every candidate wins (or loses) nearly every rollout, the most
+visited child is a draw of the noise; ``keep`` leaves the policy's move there.
 
 Before searching, a **decisive move** (Teytaud & Teytaud, *On the huge benefit of decisive
 moves in Monte-Carlo tree search algorithms*, CIG 2010) is played at once: an action that
@@ -98,7 +102,7 @@ def action_key(action: Any) -> str:
 class Node:
     """One node of the observer's tree: visits, availability and every seat's total."""
 
-    __slots__ = ("children", "visits", "avail", "totals", "prior")
+    __slots__ = ("children", "visits", "avail", "totals", "prior", "squares")
 
     def __init__(self, seats: int, prior: float = 0.0) -> None:
         self.children: dict[str, Node] = {}
@@ -106,9 +110,18 @@ class Node:
         self.avail = 0
         self.totals = [0.0] * seats
         self.prior = prior
+        self.squares = 0.0  # sum of the squared values of the tree's own seat (its root's)
 
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.0
+
+    def variance(self, seat: int) -> float:
+        """The sample variance of ``seat``'s backed-up values (``seat``: the tree's own)."""
+        n = self.visits
+        if n < 2:
+            return 1.0  # values lie in [-1, 1]: the widest a variance can be
+        m = self.totals[seat] / n
+        return max(0.0, (self.squares - n * m * m) / (n - 1))
 
 
 def default_hooks(game: registry.Game) -> IsmctsHooks:
@@ -139,7 +152,9 @@ class IsmctsAgent:
     instead of ``match.resample`` (uniform); 0, the default, or a game without the hook:
     ``resample``. ``reuse`` 1 keeps the subtree of the action played for the seat's next
     decision when nothing else happened in between (the module docstring); 0, the
-    default, searches every decision afresh.
+    default, searches every decision afresh. ``keep`` > 0 plays the rollout policy's own
+    move (the root child of the highest prior) unless the most visited child's mean beats
+    it by ``keep`` standard errors (the module docstring); 0, the default: the most visited.
     ``stats`` holds the last search's iterations, time and the visits it started from
     (``reused``)."""
 
@@ -158,6 +173,7 @@ class IsmctsAgent:
         "decisive": 2,
         "belief": 0.0,
         "reuse": 0,
+        "keep": 0.0,
     }
 
     def __init__(
@@ -193,6 +209,9 @@ class IsmctsAgent:
         if p["reuse"] not in (0, 1):  # False and True are 0 and 1
             raise ValueError(f"ismcts: reuse={p['reuse']!r}; expected 0 or 1")
         self.reuse = bool(p["reuse"])
+        self.keep = float(p["keep"])
+        if self.keep < 0:
+            raise ValueError(f"ismcts: keep={p['keep']!r}; expected 0 or more")
         # the subtree kept for the next decision: (match seed, seat, history length after
         # the action, its key, the node)
         self._kept: tuple[int, int, int, str, Node] | None = None
@@ -232,11 +251,31 @@ class IsmctsAgent:
             return (child.visits, child.mean(seat), -i)
 
         i = max(range(len(legal)), key=rank)
+        if self.keep > 0:
+            i = self.kept_policy_move(root, keys, seat, i)
         child = root.children.get(keys[i])
         self._kept = None
         if self.reuse and child is not None:
             self._kept = (match.seed, seat, len(match.history) + 1, keys[i], child)
         return legal[i]
+
+    def kept_policy_move(self, root: Node, keys: Sequence[str], seat: int, best: int) -> int:
+        """``best`` (the most visited root child's index in ``keys``) if its mean beats the
+        policy's move (the root child of the highest prior, > 0) by ``keep`` standard errors
+        of the difference, else the policy's move's index."""
+        children = root.children
+        anchor, top = -1, (0.0, -1)
+        for j, k in enumerate(keys):
+            ch = children.get(k)
+            if ch is not None and ch.prior > 0 and (ch.prior, ch.visits) > top:
+                anchor, top = j, (ch.prior, ch.visits)
+        if anchor < 0 or anchor == best:
+            return best
+        b, a = children[keys[best]], children[keys[anchor]]
+        if a.visits == 0:
+            return best
+        se = math.sqrt(b.variance(seat) / b.visits + a.variance(seat) / a.visits)
+        return best if b.mean(seat) - a.mean(seat) > self.keep * se else anchor
 
     def _reused(self, match: Any) -> Node | None:
         """The subtree kept by the last decision if ``match`` is where it led: the same
@@ -298,6 +337,7 @@ class IsmctsAgent:
     def iterate(self, root: Node, sim: Any) -> None:
         """One iteration on the determinization ``sim`` (changed in place)."""
         node, path = root, [root]
+        seat = sim.current_seat  # the tree's own seat (the observer's)
         depth = steps = 0
         while not sim.is_over and depth < self.max_depth:
             legal = sim.legal_actions()
@@ -337,8 +377,10 @@ class IsmctsAgent:
         values, more = self._rollout(sim)
         decay = self.discount ** (steps + more)
         values = [v * decay for v in values]
+        square = values[seat] * values[seat]
         for nd in path:
             nd.visits += 1
+            nd.squares += square
             t = nd.totals
             for s, v in enumerate(values):
                 t[s] += v
