@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from throne_lib import CardDB
 from throne_lib.games.throne.decks import deck_text, signature_deck
 from throne_lib.games.throne.ui.app import PlayApp, agent_names
@@ -76,6 +78,21 @@ def test_autostart_shows_the_board_with_the_last_settings(db: CardDB, tmp_path: 
     settings.write_text("{broken", encoding="utf-8")  # an unreadable file: defaults
     third = PlayApp(db, ai_mode="manual", autostart=True, settings=settings)
     assert third.match_widget is not None and third.match_widget.match.seed == 1
+
+
+def test_autostart_keeps_its_settings_beside_the_logs(
+    db: CardDB, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An autostarting page (the dashboard, a preheated kernel) keeps its last settings in
+    the folder its match logs go to: ``$THRONE_LOGS`` when set (a test's, a deployment's),
+    not the repository's ``logs/`` regardless."""
+    monkeypatch.setenv("THRONE_LOGS", str(tmp_path / "elsewhere"))
+    app = PlayApp(db, ai_mode="manual", autostart=True)
+    assert app.settings_path == tmp_path / "elsewhere" / "play_settings.json"
+    app.show_setup()
+    app.start()
+    assert app.settings_path.exists()
+    assert app.match_widget is not None and app.match_widget.log_dir == tmp_path / "elsewhere"
 
 
 def test_without_autostart_nothing_is_remembered(db: CardDB) -> None:

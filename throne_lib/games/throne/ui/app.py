@@ -23,10 +23,11 @@ from throne_lib.games.throne.decks import load_deck, signature_deck, validate_de
 from throne_lib.games.throne.live import CardTableWatcher, TableUpdate, hot_swap
 from throne_lib.games.throne.match import Match, SideSetup
 from throne_lib.games.throne.rules import DEFAULT_RULES, Rules
-from throne_lib.games.throne.ui.widget import AGENT_ZH, MatchWidget
+from throne_lib.games.throne.ui.widget import AGENT_ZH, ENV_LOGS, MatchWidget
 from throne_lib.kit.agents import agent_names as kit_agent_names
 from throne_lib.kit.agents import make_agent
 from throne_lib.kit.live import problems_html
+from throne_lib.kit.log import logs_dir
 from throne_lib.kit.ui.opponents import OpponentPicker
 
 RULE_CHOICES: dict[str, Rules] = {
@@ -34,7 +35,13 @@ RULE_CHOICES: dict[str, Rules] = {
     "quick": dataclasses.replace(DEFAULT_RULES, round_limit=5),
 }
 RULE_LABELS = [("标准对局（40 回合）", "standard"), ("快速对局（5 回合）", "quick")]
-SETTINGS = Path(__file__).resolve().parents[4] / "logs" / "play_settings.json"
+SETTINGS_FILE = "play_settings.json"  # beside the match logs: $THRONE_LOGS, else logs/
+
+
+def settings_path() -> Path:
+    """Where an autostarting play page keeps its last settings: the folder its match logs
+    go to (``$THRONE_LOGS``, else the repository's ``logs/``), read when the page opens."""
+    return logs_dir(ENV_LOGS) / SETTINGS_FILE
 
 
 def agent_names() -> list[str]:
@@ -101,11 +108,11 @@ class PlayApp(W.VBox):
         settings: Path | None = None,
     ) -> None:
         """``autostart``: show the board at once with the last settings (saved in
-        ``logs/play_settings.json`` whenever a match starts); 换将领/牌组 opens the
+        :func:`settings_path` whenever a match starts); 换将领/牌组 opens the
         choice panel."""
         self.watcher = watcher
         # Only a dashboard that starts by itself remembers its choices.
-        self.settings_path = settings if settings is not None or not autostart else SETTINGS
+        self.settings_path = settings if settings is not None or not autostart else settings_path()
         if db is None:
             db = watcher.db if watcher is not None else load_cards()
         self.db = db
