@@ -41,10 +41,14 @@ def test_the_readme_starts_at_the_home_page_and_lists_every_dashboard() -> None:
 
 
 def test_the_page_heading_names_its_game_and_page_once() -> None:
-    """「城堡之心 · 平衡分析」, not 「城堡之心 · 城堡之心 · 平衡分析」; 「王座与方阵 · 对战」."""
+    """「城堡之心 · 平衡分析」, not 「城堡之心 · 城堡之心 · 平衡分析」; 「王座与方阵 · 对战」; 「PIN 架空战争 · 对战」, not 「PIN 架空战争 · PIN 对战」."""
     for g in registry.games():
         for d in g.dashboards:
             head = nav_html(d.notebook).split("<b>", 1)[1].split("</b>", 1)[0]
-            assert head.count(g.title) == 1 and d.title in head, (d.notebook, head)
+            short = g.title.split(" ", 1)[0]  # "PIN" of "PIN 架空战争"
+            page = d.title.removeprefix(f"{short} ") if " " in g.title else d.title
+            assert head.count(g.title) == 1 and page in head, (d.notebook, head)
+            assert head.count(short) == 1, (d.notebook, head)
     assert "<b>王座与方阵 · 对战</b>" in nav_html("play.ipynb")
     assert "<b>城堡之心 · 平衡分析</b>" in nav_html("castle_balance.ipynb")
+    assert "<b>PIN 架空战争 · 对战</b>" in nav_html("pin.ipynb")

@@ -81,7 +81,10 @@ def nav_html(current: str) -> str:
         else:
             links.append(f"<a href='{up}{d.notebook}'>{html.escape(d.title)}</a>")
     name = game.title if game is not None else "王座与方阵"
-    if here:  # "城堡之心 · 复盘" names its game already
-        name = here if here.startswith(name) else f"{name} · {here}"
+    if here.startswith(name):  # "城堡之心 · 复盘" names its game already
+        name = here
+    elif here:  # "PIN 对战" names it by its first word: 「PIN 架空战争 · 对战」
+        short = name.split(" ", 1)[0] + " "
+        name = f"{name} · {here.removeprefix(short) if ' ' in name else here}"
     head = f"<b>{html.escape(name)}</b>"
     return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"
