@@ -488,3 +488,24 @@ def test_keep_with_an_unreachable_bar_plays_the_policys_own_move() -> None:
     assert IsmctsAgent(0, game="castle").keep == 0.0  # off by default
     with pytest.raises(ValueError, match="keep=-1"):
         make_agent("ismcts", 0, "castle", keep=-1)
+
+
+def test_blend_mixes_the_evaluation_read_blend_at_actions_into_the_rollout() -> None:
+    """``blend``: the value backed up is (1 − blend) x the rollout's end + blend x the
+    game's cut-off evaluation read ``blend_at`` actions into the rollout; the same
+    rollout (same seed), so the mix is exact."""
+    from throne_lib.games.castle.ismcts import evaluate
+
+    m = midgame("castle", 7, actions=20)
+    plain = IsmctsAgent(0, game="castle", rollout_actions=30)
+    mixed = IsmctsAgent(0, game="castle", rollout_actions=30, blend=0.25, blend_at=0)
+    end, n = plain._rollout(m.copy())
+    value, k = mixed._rollout(m.copy())
+    early = [max(-1.0, min(1.0, v)) for v in evaluate(m)]
+    assert k == n and early != end
+    assert value == pytest.approx([0.75 * v + 0.25 * e for v, e in zip(end, early, strict=True)])
+    late = IsmctsAgent(0, game="castle", rollout_actions=30, blend=0.25, blend_at=500)
+    assert late._rollout(m.copy())[0] == pytest.approx(end)  # never read: the end alone
+    assert IsmctsAgent(0, game="castle").blend == 0.0  # off by default
+    with pytest.raises(ValueError, match="blend=1.5"):
+        make_agent("ismcts", 0, "castle", blend=1.5)

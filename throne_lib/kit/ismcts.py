@@ -155,6 +155,11 @@ class IsmctsAgent:
     default, searches every decision afresh. ``keep`` > 0 plays the rollout policy's own
     move (the root child of the highest prior) unless the most visited child's mean beats
     it by ``keep`` standard errors (the module docstring); 0, the default: the most visited.
+    ``blend`` in [0, 1] (with the game's ``evaluate``): the weight of the cut-off
+    evaluation read ``blend_at`` actions into each rollout in the value backed up, beside
+    the rollout's end; where nearly every rollout ends the same way (a seat that loses
+    almost always) the end alone tells its moves apart by noise, the evaluation by how
+    they leave the position. 0, the default: the end alone.
     ``stats`` holds the last search's iterations, time and the visits it started from
     (``reused``)."""
 
@@ -174,6 +179,8 @@ class IsmctsAgent:
         "belief": 0.0,
         "reuse": 0,
         "keep": 0.0,
+        "blend": 0.0,
+        "blend_at": 40,
     }
 
     def __init__(
@@ -210,6 +217,10 @@ class IsmctsAgent:
             raise ValueError(f"ismcts: reuse={p['reuse']!r}; expected 0 or 1")
         self.reuse = bool(p["reuse"])
         self.keep = float(p["keep"])
+        self.blend = float(p["blend"])
+        self.blend_at = int(p["blend_at"])
+        if not 0.0 <= self.blend <= 1.0:
+            raise ValueError(f"ismcts: blend={p['blend']!r}; expected 0 to 1")
         if self.keep < 0:
             raise ValueError(f"ismcts: keep={p['keep']!r}; expected 0 or more")
         # the subtree kept for the next decision: (match seed, seat, history length after
@@ -412,10 +423,16 @@ class IsmctsAgent:
         return best
 
     def _rollout(self, sim: Any) -> tuple[list[float], int]:
-        """Play the policy to the cut-off; the values and the actions played."""
+        """Play the policy to the cut-off; the values and the actions played. With
+        ``blend`` > 0 the values mix in, by that weight, the cut-off evaluation read after
+        ``blend_at`` rollout actions (the returns if the match ended sooner)."""
         eps, rng = self.rollout_epsilon, self.rng
+        blend = self.blend if self.hooks.evaluate is not None else 0.0
+        early: list[float] | None = None
         steps = 0
         for steps in range(self.rollout_actions):  # noqa: B007 - the count is returned
+            if blend > 0 and early is None and steps == self.blend_at:
+                early = self._value(sim)
             if sim.is_over:
                 break
             legal = sim.legal_actions()
@@ -426,9 +443,18 @@ class IsmctsAgent:
             else:
                 a = self.policy.choose(sim)
             sim.apply(a)
+        values = self._value(sim)
+        if blend > 0:
+            if early is None:  # the match ended before blend_at, or the rollout did
+                early = values
+            values = [(1.0 - blend) * v + blend * e for v, e in zip(values, early, strict=True)]
+        return values, steps
+
+    def _value(self, sim: Any) -> list[float]:
+        """The returns if the match is over, else the cut-off evaluation (clipped)."""
         if sim.is_over or self.hooks.evaluate is None:
-            return [float(v) for v in sim.returns()], steps
-        return [max(-1.0, min(1.0, float(v))) for v in self.hooks.evaluate(sim)], steps
+            return [float(v) for v in sim.returns()]
+        return [max(-1.0, min(1.0, float(v))) for v in self.hooks.evaluate(sim)]
 
 
 def _wins_at_once(world: Any, action: Any, seat: int) -> bool:
