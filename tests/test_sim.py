@@ -145,3 +145,36 @@ def test_the_castle_headroom_probe_runs_and_its_cheat_is_no_agent(tmp_path: Path
     assert all([p.role for p in w.state.players] == [p.role for p in m.state.players]
                for w in worlds)  # fmt: skip
     assert all(w.state.deck != m.state.deck for w in worlds)  # the pile is redrawn
+
+
+def test_the_castle_choice_diff_replays_the_ladder_match(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """benchmarks/castle_choice_diff.py replays the ladder's match of a seed with the focus
+    seat's agent and seeds: with the scripted agent in the focus seat it finds no choice
+    that differs from the scripted agent's and ends as the ladder's base match did; a
+    search differs somewhere and says where."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "castle_choice_diff.py"
+    spec = importlib.util.spec_from_file_location("castle_choice_diff", path)
+    assert spec is not None and spec.loader is not None
+    diff = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(diff)
+    from throne_lib.kit import registry
+    from throne_lib.kit.ladder import ladder_specs as kit_ladder_specs
+    from throne_lib.kit.ladder import parse_entrant
+
+    game = registry.get("castle")
+    specs = kit_ladder_specs(
+        game, [parse_entrant("scripted"), parse_entrant("random")], 1, 5, seed=11
+    )
+    _, base = sim_play_spec(specs[0], None)
+    seat = int(specs[1].label.split("|")[2])
+    assert diff.main(["11", str(seat), "5", "scripted"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert f"winner {base['winner']} after {base['actions']} actions" in last
+    assert "otherwise than scripted at 0 of" in last
+    assert diff.main(["11", str(seat), "5", "random"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) > 1 and "where scripted plays" in out[0] and "at 0 of" not in out[-1]
