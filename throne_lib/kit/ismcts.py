@@ -282,9 +282,7 @@ class IsmctsAgent:
                 anchor, top = j, (ch.prior, ch.visits)
         if anchor < 0 or anchor == best:
             return best
-        b, a = children[keys[best]], children[keys[anchor]]
-        if a.visits == 0:
-            return best
+        b, a = children[keys[best]], children[keys[anchor]]  # each visited once at least
         se = math.sqrt(b.variance(seat) / b.visits + a.variance(seat) / a.visits)
         return best if b.mean(seat) - a.mean(seat) > self.keep * se else anchor
 

@@ -84,7 +84,6 @@ def nav_html(current: str) -> str:
     if here.startswith(name):  # "城堡之心 · 复盘" names its game already
         name = here
     elif here:  # "PIN 对战" names it by its first word: 「PIN 架空战争 · 对战」
-        short = name.split(" ", 1)[0] + " "
-        name = f"{name} · {here.removeprefix(short) if ' ' in name else here}"
+        name = f"{name} · {here.removeprefix(name.split(' ', 1)[0] + ' ')}"
     head = f"<b>{html.escape(name)}</b>"
     return f"{NAV_CSS}<div class='tp-nav'>{head}{''.join(links)}</div>"
