@@ -48,6 +48,7 @@ CHROMIUM_ARGS = [
 # cores at load 4 (a ladder beside the test run, 2026-12-06): the wait is a bound, not a
 # figure, so it leaves room.
 START_TIMEOUT_S = 120.0
+NAVIGATION_TIMEOUT_MS = 120_000  # a goto or reload renders the notebook (page fixture)
 # Preheated kernels per notebook in the test servers: voila.json's pools, each cut to this
 # size (a tree-mode server would otherwise start every pool's kernels at once — 14 — on
 # CI's 2 cores); a test that needs a bigger pool names it (``pools=``).
@@ -265,6 +266,10 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser) -> Iterator[Page]:
     """A fresh browser context and page per test, in Chinese locale."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    # Voilà fires a page's "load" only once its kernel has started and run every cell:
+    # a navigation (goto, reload) is a render, which Playwright's default 30 s cut short
+    # under CI's load (a castle balance reload, 2026-12-06). A bound, not a figure.
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
     try:
         yield context.new_page()
     finally:

@@ -85,7 +85,7 @@ def test_three_people_play_a_castle_playtest_to_the_end(
                     acted = True
             if clicks >= 8 and not reloaded:  # a reload in the middle rejoins the seat
                 seq = st.count(pid)
-                pages[1].reload()
+                pages[1].reload(timeout=RENDER_TIMEOUT_MS)
                 expect(pages[1].locator(".playtest-state")).to_have_attribute(
                     "data-seat", "1", timeout=RENDER_TIMEOUT_MS
                 )

@@ -82,7 +82,7 @@ def test_balance_suggestions_from_home(
         expect(page.locator(".tp-suggest-run").last).to_contain_text("本次搜索")
         page.screenshot(path=str(artifacts_dir / f"{shot}.png"), full_page=True)
         proposals = page.get_by_role("button", name="方案 1", exact=True).count()
-        page.reload()  # the page opened again: the run just saved, at once
+        page.reload(timeout=RENDER_TIMEOUT_MS)  # opened again: the run just saved, at once
         run = page.locator(".tp-suggest-run").last
         expect(run).to_contain_text("上次的搜索结果", timeout=RENDER_TIMEOUT_MS)
         expect(run).to_contain_text(f"suggest-{'cards-pin' if first_seat else 'cards-castle'}")

@@ -62,7 +62,7 @@ def test_edit_one_cell_and_save(
             expect(gallery.or_(broken).first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
             if broken.count() == 0 or attempt == 2:
                 break
-            page.reload()
+            page.reload(timeout=RENDER_TIMEOUT_MS)
         expect(broken).to_have_count(0)
         expect(gallery).to_be_visible()
         # show one card only, then edit its hp cell

@@ -69,7 +69,7 @@ def test_tower_run_survives_a_reload(
     expect(auto).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     assert load_run(save).screen == "battle"
     # reloading mid-battle comes back to the same battle (R-TOWER-8)
-    page.reload()
+    page.reload(timeout=RENDER_TIMEOUT_MS)
     expect(auto).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     expect(page.locator(".tp-match")).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     page.wait_for_timeout(1000)
@@ -91,7 +91,7 @@ def test_tower_run_survives_a_reload(
     saved = load_run(save)
     assert saved.screen == "map" and len(saved.deck) == 11
     # closing and reopening the page resumes the run (R-TOWER-8)
-    page.reload()
+    page.reload(timeout=RENDER_TIMEOUT_MS)
     expect(page.locator(".tp-tower-go").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
     expect(page.locator(".tp-tower-header")).to_contain_text("牌组 11 张")
     expect(page.locator(".tp-tower-start")).to_have_count(0)
