@@ -9,7 +9,7 @@ first. Workloads, CPU time of the child (``time.process_time``):
 
 - ``castle scripted``: whole matches of 5 seats, every seat the scripted agent (CH-AI);
 - ``castle ismcts``: one ISMCTS decision (the game's defaults, ``--iterations``) on each of
-  ``--positions`` 6-seat positions;
+  ``--positions`` positions of ``--castle-seats`` seats (6);
 - ``cities scripted`` / ``cities ismcts``: the same for 城池战 at 4 seats.
 
 Every workload also prints a digest of what it played (every action of every match, every
@@ -77,6 +77,7 @@ def child(args: argparse.Namespace) -> None:
     from throne_lib.compiled import loaded_build
 
     out: dict[str, Any] = {"build": loaded_build()}
+    SEATS["castle"] = args.castle_seats
     for w in WORKLOADS:
         name, kind = w.split()
         if kind == "scripted":
@@ -105,6 +106,7 @@ def run_child(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     )  # that checkout's throne_lib, not the installed one
     cmd = [sys.executable, __file__, "--child", "--matches", str(args.matches)]
     cmd += ["--positions", str(args.positions), "--iterations", str(args.iterations)]
+    cmd += ["--castle-seats", str(args.castle_seats)]
     res = subprocess.run(cmd, env=env, cwd=variant.root, capture_output=True, text=True, check=True)
     data: dict[str, Any] = json.loads(res.stdout.strip().splitlines()[-1])
     return data
@@ -116,6 +118,7 @@ def main() -> None:
     p.add_argument("--matches", type=int, default=20, help="scripted matches per workload")
     p.add_argument("--positions", type=int, default=6, help="ISMCTS decisions per workload")
     p.add_argument("--iterations", type=int, default=40, help="ISMCTS iterations a decision")
+    p.add_argument("--castle-seats", type=int, default=6, help="seats of the castle decisions")
     p.add_argument(
         "--other", type=Path, help="another checkout's compiled build instead of pure Python"
     )

@@ -51,6 +51,7 @@ rollout policy is the game's default agent and the cut-off value is ``returns()`
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -332,14 +333,24 @@ class IsmctsAgent:
         reused = root.visits
         start = time.thread_time()
         n = 0
-        while True:
-            if self.seconds is not None:
-                if n > 0 and time.thread_time() - start >= self.seconds:
+        # The cyclic garbage collector is paused while searching (as ``timeit`` does): a
+        # search allocates containers by the million, nearly all freed at once by their
+        # reference counts, and the collections they set off cost ~5% of a 城堡之心
+        # decision for nothing (docs/speed.md, 2026-12-07).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while True:
+                if self.seconds is not None:
+                    if n > 0 and time.thread_time() - start >= self.seconds:
+                        break
+                elif n >= self.iterations:
                     break
-            elif n >= self.iterations:
-                break
-            self.iterate(root, self.determinize(match, seat, self.rng))
-            n += 1
+                self.iterate(root, self.determinize(match, seat, self.rng))
+                n += 1
+        finally:
+            if collecting:
+                gc.enable()
         self.stats = {"iterations": n, "seconds": time.thread_time() - start, "reused": reused}
         return root
 

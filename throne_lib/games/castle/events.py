@@ -20,6 +20,13 @@ class Event:
     private_to: int = -1
     private_text: str = ""
 
+    def __init__(self, kind: str, text: str, private_to: int = -1, private_text: str = "") -> None:
+        # written out so that mypyc compiles it (see ``Act.__init__``)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "private_to", private_to)
+        object.__setattr__(self, "private_text", private_text)
+
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 

@@ -108,6 +108,12 @@ class Prompt:
     seat: int
     data: tuple[Any, ...] = ()
 
+    def __init__(self, kind: str, seat: int, data: tuple[Any, ...] = ()) -> None:
+        # written out so that mypyc compiles it (see ``Act.__init__``)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "data", data)
+
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return reduce_dataclass(self)  # pickled as a constructor call (compiled.py)
 

@@ -15,21 +15,26 @@ from throne_lib.games.castle.rules import ROLE_ZH
 from throne_lib.games.castle.state import Player, State
 
 
-def _status(p: Any) -> list[str]:
+def _status(p: Player) -> list[str]:
+    # Each flag read as the typed attribute it is, not by ``getattr`` on its name: compiled,
+    # the named lookups were ~4% of an ISMCTS decision at 7 seats (docs/speed.md).
     out = []
-    for attr, zh in (("stun", "眩晕"), ("curse", "诅咒"), ("frozen", "定身")):
-        if getattr(p, attr):
-            out.append(zh)
+    if p.stun:
+        out.append("眩晕")
+    if p.curse:
+        out.append("诅咒")
+    if p.frozen:
+        out.append("定身")
     if p.poison:
         out.append(f"中毒{p.poison}")
-    for attr, zh in (
-        ("mirror", "镜影"),
-        ("banner", "黑暗旌旗"),
-        ("aim", "瞄准"),
-        ("swift", "疾风"),
-    ):
-        if getattr(p, attr):
-            out.append(zh)
+    if p.mirror:
+        out.append("镜影")
+    if p.banner:
+        out.append("黑暗旌旗")
+    if p.aim:
+        out.append("瞄准")
+    if p.swift:
+        out.append("疾风")
     return out
 
 
