@@ -17,7 +17,8 @@ from throne_lib.games.castle.state import Player, State
 
 def _status(p: Player) -> list[str]:
     # Each flag read as the typed attribute it is, not by ``getattr`` on its name: compiled,
-    # the named lookups were ~4% of an ISMCTS decision at 7 seats (docs/speed.md).
+    # the named lookups were ~5% of an ISMCTS decision at 7 seats (docs/speed.md). An
+    # ``if`` per flag: a comprehension over (flag, label) pairs is ~7x slower compiled.
     out = []
     if p.stun:
         out.append("眩晕")
