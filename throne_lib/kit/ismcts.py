@@ -336,7 +336,9 @@ class IsmctsAgent:
         # The cyclic garbage collector is paused while searching (as ``timeit`` does): a
         # search allocates containers by the million, nearly all freed at once by their
         # reference counts, and the collections they set off cost ~5% of a 城堡之心
-        # decision for nothing (docs/speed.md, 2026-12-07).
+        # decision for nothing (docs/speed.md, 2026-12-07). The pause is process-wide: a
+        # dashboard's thinking thread pauses it for the kernel's other threads too, for
+        # its think time; a search that found it paused (another search) leaves it so.
         collecting = gc.isenabled()
         gc.disable()
         try:
