@@ -20,6 +20,7 @@ from throne_lib.kit.ladder import (
     bradley_terry,
     entrant_pairs,
     focus_table,
+    join_ladders,
     ladder_specs,
     ladder_text,
     pair_table,
@@ -268,3 +269,60 @@ def test_tablemates_are_refused_where_they_mean_nothing(capsys: pytest.CaptureFi
             "--tablemates", "nobody", "-n", "1", "--backend", "serial"]  # fmt: skip
     assert throne_main(argv) == 1
     assert "nobody" in capsys.readouterr().err
+
+
+def test_report_joins_ladder_files_pairing_an_entrant_screened_later(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A designer screens a new setting after an earlier run (issue 32 item 4): ``throne
+    report A B`` pairs the later file's entrant with the earlier one's on the seeds both
+    played — the same figures as one ladder that had played all three entrants — and
+    keeps the reference's baseline once."""
+    toy, seats = TAKEAWAY.name, "3"
+    common = ["--game", toy, "--seats", seats, "--backend", "serial", "--no-progress"]
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    assert throne_main(["ladder", *common, "--agents", "random,search:iterations=4", "-n", "6", "--out", str(a)]) == 0  # fmt: skip
+    assert throne_main(["ladder", *common, "--agents", "random,search:iterations=12", "-n", "4", "--out", str(b)]) == 0  # fmt: skip
+    whole = tmp_path / "whole.parquet"
+    argv = ["ladder", *common, "--agents", "random,search:iterations=4,search:iterations=12", "-n", "4", "--out", str(whole)]  # fmt: skip
+    assert throne_main(argv) == 0
+    capsys.readouterr()
+    assert throne_main(["report", str(a), str(b)]) == 0
+    joined = capsys.readouterr().out
+    assert joined.startswith("2 ladder files joined")
+    df = join_ladders([(str(a), pd.read_parquet(a)), (str(b), pd.read_parquet(b))])
+    assert (df["ladder"] == "base||").sum() == 6  # seeds 0-5 once, not 0-3 twice
+    both = entrant_pairs(df)
+    ref = entrant_pairs(pd.read_parquet(whole))
+    cols = ["agent", "against", "role", "seeds", "win_rate", "against_rate", "advantage"]
+    pd.testing.assert_frame_equal(both[cols], ref[cols])
+    assert "entrants against each other" in joined
+
+
+def test_report_refuses_to_join_what_cannot_be_paired(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Files of different table sizes, a baseline played differently on a shared seed (a
+    rule changed between the runs), or a file that is no ladder: a clear error naming
+    the files, nothing printed as if paired."""
+    toy = TAKEAWAY.name
+    common = ["--game", toy, "--backend", "serial", "--no-progress", "-n", "3"]
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    assert throne_main(["ladder", *common, "--seats", "3", "--agents", "random,search:iterations=4", "--out", str(a)]) == 0  # fmt: skip
+    assert throne_main(["ladder", *common, "--seats", "4", "--agents", "random,search:iterations=4", "--out", str(b)]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert throne_main(["report", str(a), str(b)]) == 1
+    err = capsys.readouterr().err
+    assert "different table sizes" in err and "b.parquet" in err
+    changed = pd.read_parquet(a)
+    base = changed["ladder"] == "base||"
+    changed.loc[base, "seat0_return"] = -changed.loc[base, "seat0_return"] + 0.5
+    c = tmp_path / "c.parquet"
+    changed.to_parquet(c)
+    with pytest.raises(ValueError, match="played differently") as info:
+        join_ladders([(str(a), pd.read_parquet(a)), (str(c), changed)])
+    assert "a.parquet" in str(info.value) and "c.parquet" in str(info.value)
+    sim = tmp_path / "sim.parquet"
+    pd.DataFrame({"seed": [0], "game": [toy], "seat0_return": [1.0]}).to_parquet(sim)
+    assert throne_main(["report", str(a), str(sim)]) == 1
+    assert "sim.parquet: not a `throne ladder` file" in capsys.readouterr().err

@@ -11,7 +11,7 @@
     throne simulate [--game NAME] ... [--set FIELD=VALUE ...] (see throne_lib.kit.sim)
     throne compare --game NAME [--set FIELD=VALUE ...] [--cards A.csv B.csv] [-n N] [--out F]
            (base against variant on the same seeds: throne_lib.kit.compare, docs/balance.md)
-    throne report [--game NAME] RESULTS.parquet
+    throne report [--game NAME] RESULTS.parquet [MORE.parquet …]
     throne ladder --game NAME --agents a,b,c -n N (see throne_lib.kit.ladder)
     throne balance suggest [--game NAME] [targets, budget, freeze options] [--out FILE] [--apply N]
     throne balance apply RESULTS.parquet N [--game NAME]   (docs/balance.md)

@@ -209,25 +209,36 @@ def report_text(df: pd.DataFrame) -> str:
 
 
 def report_main(argv: Sequence[str] | None = None) -> int:
-    """``throne report [--game NAME] RESULTS.parquet``: print the balance report (the
-    game's own when its ``Game.cli`` hook has ``report_text``)."""
+    """``throne report [--game NAME] RESULTS.parquet [MORE.parquet …]``: print the balance
+    report (the game's own when its ``Game.cli`` hook has ``report_text``); several
+    ladder files are joined into one ladder (:func:`~throne_lib.kit.ladder.join_ladders`)."""
     p = argparse.ArgumentParser(prog="throne report", description="balance report of a batch")
-    p.add_argument("results", help="Parquet file written by throne simulate or ladder, or "
-                   "the journal of a run still going or stopped (OUT.journal.jsonl)")  # fmt: skip
+    p.add_argument("results", nargs="+", help="Parquet file written by throne simulate or "
+                   "ladder, or the journal of a run still going or stopped (OUT.journal.jsonl); "
+                   "several ladder files of one game and table size are reported as one "
+                   "ladder, paired on the seeds they share")  # fmt: skip
     p.add_argument("--top", type=int, default=15, help="cards to list")
     p.add_argument("--game", default=None, help="the game (default: the frame's, else throne)")
     args = p.parse_args(argv)
     from throne_lib.kit.journal import is_journal, journal_rows
-    from throne_lib.kit.ladder import is_ladder, ladder_text, with_ladder_column
+    from throne_lib.kit.ladder import is_ladder, join_ladders, ladder_text, with_ladder_column
+
+    def read(path: str) -> pd.DataFrame:
+        if is_journal(path):  # the matches played so far
+            df = with_ladder_column(pd.DataFrame(journal_rows(path)))
+            print(f"{path}: the journal of a run not finished: {len(df)} matches so far")
+            return df
+        return pd.read_parquet(path, engine="pyarrow")
 
     try:
-        if is_journal(args.results):  # the matches played so far
-            df = with_ladder_column(pd.DataFrame(journal_rows(args.results)))
-            print(f"{args.results}: the journal of a run not finished: {len(df)} matches so far")
-            if df.empty:
-                return 0
+        frames = [(path, read(path)) for path in args.results]
+        if len(frames) > 1:
+            df = join_ladders(frames)
+            print(f"{len(frames)} ladder files joined: {', '.join(args.results)}")
         else:
-            df = pd.read_parquet(args.results, engine="pyarrow")
+            df = frames[0][1]
+        if df.empty and is_journal(args.results[0]):  # nothing played yet
+            return 0
         name = args.game or (
             str(df["game"].iloc[0]) if "game" in df and len(df) else registry.DEFAULT_GAME
         )

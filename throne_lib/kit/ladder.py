@@ -386,6 +386,56 @@ def is_ladder(df: pd.DataFrame) -> bool:
     return "ladder" in df.columns and len(df) > 0
 
 
+def join_ladders(frames: Sequence[tuple[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Ladder files of one game and table size as one ladder (``throne report A B``): an
+    entrant screened in a later run is paired, seed by seed, with the entrants of an
+    earlier run on the seeds both played. A match both files played (the same seed and
+    ``ladder`` label, e.g. the reference's baseline) is kept once, and must have been
+    played alike in both — the same agents and returns — else the files were not made
+    with the same settings and pairing them would mislead: a ``ValueError`` names both
+    files, the seed and the match. ``frames``: (file name, rows) pairs."""
+    if not frames:
+        raise ValueError("no ladder files to join")
+    for name, df in frames:
+        if not is_ladder(df):
+            raise ValueError(f"{name}: not a `throne ladder` file (no ladder rows)")
+    games = {str(df["game"].iloc[0]) for _, df in frames if "game" in df}
+    if len(games) > 1:
+        raise ValueError(f"the files are ladders of different games: {', '.join(sorted(games))}")
+    cols = [sorted(c for c in df.columns if c.endswith("_return")) for _, df in frames]
+    for (name, _), c in zip(frames[1:], cols[1:], strict=True):
+        if c != cols[0]:
+            raise ValueError(
+                f"{name}: {len(c)} seats, {frames[0][0]}: {len(cols[0])} — "
+                "ladders of different table sizes cannot be paired"
+            )
+    played = [c for c in frames[0][1].columns if c.endswith(("_return", "_agent"))]
+    seen: dict[tuple[int, str], tuple[str, tuple[str, ...]]] = {}
+    keep = []
+    for name, df in frames:
+        mask = []
+        for _, row in df.iterrows():
+            key = (int(row["seed"]), str(row["ladder"]))
+            what = tuple(str(row.get(c)) for c in played)  # (str: NaN == NaN)
+            if key not in seen:
+                seen[key] = (name, what)
+                mask.append(True)
+                continue
+            first, before = seen[key]
+            if what != before:
+                raise ValueError(
+                    f"{name} and {first}: seed {key[0]}, match {key[1]!r} was played "
+                    "differently (agents or returns) — not the same game settings, so "
+                    "their seeds cannot be paired"
+                )
+            mask.append(False)
+        keep.append(df[mask])
+    out = pd.concat(keep, ignore_index=True)
+    if "match" in out.columns:
+        out["match"] = range(len(out))
+    return out
+
+
 def ladder_text(df: pd.DataFrame) -> str:
     """The ladder's plain-text report (``throne report`` of a ladder file)."""
     f3 = "{:.3f}".format
