@@ -410,27 +410,20 @@ def join_ladders(frames: Sequence[tuple[str, pd.DataFrame]]) -> pd.DataFrame:
                 "ladders of different table sizes cannot be paired"
             )
     played = [c for c in frames[0][1].columns if c.endswith(("_return", "_agent"))]
-    seen: dict[tuple[int, str], tuple[str, tuple[str, ...]]] = {}
-    keep = []
-    for name, df in frames:
-        mask = []
-        for _, row in df.iterrows():
-            key = (int(row["seed"]), str(row["ladder"]))
-            what = tuple(str(row.get(c)) for c in played)  # (str: NaN == NaN)
-            if key not in seen:
-                seen[key] = (name, what)
-                mask.append(True)
-                continue
-            first, before = seen[key]
-            if what != before:
-                raise ValueError(
-                    f"{name} and {first}: seed {key[0]}, match {key[1]!r} was played "
-                    "differently (agents or returns) — not the same game settings, so "
-                    "their seeds cannot be paired"
-                )
-            mask.append(False)
-        keep.append(df[mask])
-    out = pd.concat(keep, ignore_index=True)
+    rows = pd.concat([df.assign(_file=name) for name, df in frames], ignore_index=True)
+    # one fingerprint of every seat's agent and return per match (str: NaN == NaN)
+    rows["_played"] = pd.util.hash_pandas_object(rows[played].astype(str), index=False)
+    first = rows.groupby(["seed", "ladder"], sort=False)[["_played", "_file"]].transform("first")
+    clash = rows.index[rows["_played"] != first["_played"]]
+    if len(clash):
+        row = rows.loc[clash[0]]
+        raise ValueError(
+            f"{row['_file']} and {first.loc[clash[0], '_file']}: seed {int(row['seed'])}, "
+            f"match {row['ladder']!r} was played differently (agents or returns) — not the "
+            "same game settings, so their seeds cannot be paired"
+        )
+    out = rows[~rows.duplicated(["seed", "ladder"])].drop(columns=["_file", "_played"])
+    out = out.reset_index(drop=True)
     if "match" in out.columns:
         out["match"] = range(len(out))
     return out
