@@ -1,7 +1,7 @@
 #!/bin/sh
-# 城堡之心: the other castle-side seats short of the target, played as the 7-seat 城主 was in
-# castle_lord7_cutoff60_20261207.sh: rollouts cut off at 60 actions (the camps' HP
-# evaluation) and the ~400 iterations that buys within 1 s a decision, against the scripted
+# 城堡之心: castle seats short of the target (the 7-seat 城主: castle_lord7_cutoff60_20261207.sh,
+# 7:lord:62400) with rollouts cut off at 60 actions (the camps' HP evaluation) and the
+# ~400 iterations that buys within 1 s a decision, against the scripted
 # agent in the same seat, every other seat scripted, on seeds never used before.
 # Usage: sh castle_cutoff60_seats_20261207.sh [CELL...]   CELL is seats:role:first-seed
 # (default: the 7-seat 援军); a finished cell is skipped; RESUME=1 goes on from a stopped
