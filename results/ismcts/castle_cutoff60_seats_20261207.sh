@@ -4,13 +4,13 @@
 # ~400 iterations that buys within 1 s a decision, against the scripted
 # agent in the same seat, every other seat scripted, on seeds never used before.
 # Usage: sh castle_cutoff60_seats_20261207.sh [CELL...]   CELL is seats:role:first-seed
-# (default: the 7-seat 援军); a finished cell is skipped; RESUME=1 goes on from a stopped
+# (default: the 7-seat 援军 on 63200-63399, seeds not yet used); a finished cell is skipped; RESUME=1 goes on from a stopped
 # run's journal; WORKERS=1 plays on one process (default 2); EXTRA=c=1.4 adds agent
 # parameters (colon-separated; the output file name gets them with '=' and '.' removed).
 set -e
 cd "$(dirname "$0")/../.."
 it=400 ra=60 n=200
-for cell in ${*:-7:reinforcement:62600}; do
+for cell in ${*:-7:reinforcement:63200}; do
     seats=${cell%%:*} rest=${cell#*:}
     role=${rest%%:*} seed=${rest#*:}
     tag=$(echo "${EXTRA:+_$EXTRA}" | tr -d '=.' | tr ':' '_')
