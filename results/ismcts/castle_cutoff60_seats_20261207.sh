@@ -4,16 +4,16 @@
 # ~400 iterations that buys within 1 s a decision, against the scripted
 # agent in the same seat, every other seat scripted, on seeds never used before.
 # Usage: sh castle_cutoff60_seats_20261207.sh [CELL...]   CELL is seats:role:first-seed
-# (default: the 7-seat 援军 on 63200-63399, seeds not yet used); a finished cell is skipped; RESUME=1 goes on from a stopped
-# run's journal; WORKERS=1 plays on one process (default 2); EXTRA=c=1.4 adds agent
+# (default: the 7-seat 援军 on 63200-63399, seeds not yet used); a finished cell is
+# skipped; RESUME=1 goes on from a stopped run's journal; WORKERS=1 plays on one process (default 2); EXTRA=c=1.4 adds agent
 # parameters (colon-separated; the output file name gets them with '=' and '.' removed).
 set -e
 cd "$(dirname "$0")/../.."
 it=400 ra=60 n=200
+tag=$(echo "${EXTRA:+_$EXTRA}" | tr -d '=.' | tr ':' '_')
 for cell in ${*:-7:reinforcement:63200}; do
     seats=${cell%%:*} rest=${cell#*:}
     role=${rest%%:*} seed=${rest#*:}
-    tag=$(echo "${EXTRA:+_$EXTRA}" | tr -d '=.' | tr ':' '_')
     out=results/ismcts/castle${seats}_${role}_i${it}_ra${ra}${tag}_s$seed.parquet
     [ -e "$out" ] && { echo "== $out: done"; continue; }
     echo "== $(date -u +%FT%H:%M:%S) $seats seats, $role, rollout_actions=$ra${EXTRA:+:$EXTRA} $it iterations, seeds $seed+$n load $(cut -d' ' -f1-3 /proc/loadavg) at $(git rev-parse --short HEAD) $(python -c 'import throne_lib.compiled as c; print(c.loaded_build())')"
