@@ -201,7 +201,8 @@ class _VoilaServer:
 
         Called while an exception propagates (a test's ``finally`` after a timeout), it
         first writes every process's Python stacks to the log: where a hung page waits."""
-        if sys.exc_info()[0] is not None and self.proc.poll() is None:
+        dumped = sys.exc_info()[0] is not None and self.proc.poll() is None
+        if dumped:
             with contextlib.suppress(OSError):
                 self.dump_stacks()
         with contextlib.suppress(ProcessLookupError):
@@ -213,6 +214,17 @@ class _VoilaServer:
         self.proc.wait(timeout=10)
         self._log.close()
         shutil.rmtree(self._config_dir, ignore_errors=True)
+        if dumped:  # into the failure's report (captured output): CI keeps no artifacts
+            print(self.stacks_report())
+
+    def stacks_report(self, lines: int = 400) -> str:
+        """The server log from its first stack dump on (at most ``lines`` lines), after
+        the log's last lines before it: what each process was doing when the page hung."""
+        text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        before, marker, after = text.partition("--- Python stacks of pid")
+        head = "\n".join(before.splitlines()[-40:])
+        tail = "\n".join((marker + after).splitlines()[:lines])
+        return f"=== {self.log_path.name}: the log before the stacks ===\n{head}\n{tail}"
 
 
 @pytest.fixture(scope="session")

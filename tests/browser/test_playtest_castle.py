@@ -123,3 +123,4 @@ def test_three_people_play_a_castle_playtest_to_the_end(
     finally:
         for p in pages:
             p.context.close()
+        server.stop()  # its seat kernels poll the store every 0.1 s until stopped

@@ -80,6 +80,7 @@ def test_five_seat_links_opened_at_once_each_get_their_seat_from_the_pool(
     finally:
         for page in pages:
             page.context.close()
+        server.stop()  # its seat kernels poll the store every 0.1 s until stopped
 
 
 def test_a_pool_kernels_server_log_line_stays_off_the_page(
@@ -96,9 +97,12 @@ def test_a_pool_kernels_server_log_line_stays_off_the_page(
     server = voila_server("notebooks/play.ipynb", pools={"play.ipynb": 1})
     server.wait_ready()
     server.wait_preheated(1)  # the line is in the server's log
-    page = open_page(browser, server.url)
-    expect(page.locator(".tp-match canvas").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
-    assert server.log_count("Using pre-heated kernel") == 1, server.log_tail()
-    page.wait_for_load_state("networkidle")  # every output of the notebook is drawn
-    assert page.locator(STDERR).count() == 0
-    assert "waiting for a visitor" not in page.inner_text("body")
+    try:
+        page = open_page(browser, server.url)
+        expect(page.locator(".tp-match canvas").first).to_be_visible(timeout=RENDER_TIMEOUT_MS)
+        assert server.log_count("Using pre-heated kernel") == 1, server.log_tail()
+        page.wait_for_load_state("networkidle")  # every output of the notebook is drawn
+        assert page.locator(STDERR).count() == 0
+        assert "waiting for a visitor" not in page.inner_text("body")
+    finally:
+        server.stop()
