@@ -6,10 +6,11 @@
 # Usage: sh castle_cutoff60_seats_20261207.sh [CELL...]   CELL is seats:role:first-seed
 # (default: the 7-seat 援军 on 63200-63399, seeds not yet used); a finished cell is
 # skipped; RESUME=1 goes on from a stopped run's journal; WORKERS=1 plays on one process (default 2); EXTRA=c=1.4 adds agent
-# parameters (colon-separated; the output file name gets them with '=' and '.' removed).
+# parameters (colon-separated; the output file name gets them with '=' and '.' removed);
+# IT and RA set the iterations and the cut-off (default 400 and 60; both name the file).
 set -e
 cd "$(dirname "$0")/../.."
-it=400 ra=60 n=200
+it=${IT:-400} ra=${RA:-60} n=200  # IT=550 RA=40: another budget and cut-off (own file)
 tag=$(echo "${EXTRA:+_$EXTRA}" | tr -d '=.' | tr ':' '_')
 for cell in ${*:-7:reinforcement:63200}; do
     seats=${cell%%:*} rest=${cell#*:}
