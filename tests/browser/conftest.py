@@ -195,6 +195,10 @@ class _VoilaServer:
                 self._log.flush()  # the same open file as the server's output: in order
                 os.kill(pid, signal.SIGUSR1)
                 time.sleep(0.5)  # faulthandler writes from its signal handler
+                self._log.write(b"--- asyncio tasks of pid %d\n" % pid)
+                self._log.flush()
+                os.kill(pid, signal.SIGUSR2)  # stackdump: each task's awaited coroutines
+                time.sleep(0.5)
 
     def stop(self) -> None:
         """SIGTERM the server's process group (Voilà and its kernels), then SIGKILL leftovers.
