@@ -7,17 +7,13 @@ Voilà's executor (nbclient) waits for each cell's ``execute_reply`` with one
 ``shell_channel.get_msg()`` and no timeout. About one page load in twenty
 (``benchmarks/page_hang_loop.py``: home page → 城堡之心 平衡, each on a fresh server, the
 shared 2-core machine at load 3–5) never got it, and the page hung with the kernel and
-the server both idle. The stacks and sockets of those hangs
-(``tests/browser/stackdump/sitecustomize.py``) showed two places a message waited unread:
-
-- in the kernel (ipykernel 7.4): the request sat in the inproc socket from its shell
-  thread to its main thread (``inproc://subshellmain``, POLLIN set), which the main
-  thread's stream was never woken for — the edge-triggered wake-up ipykernel issue 1554
-  describes for its shell socket. Any later request on the shell channel wakes it: a
-  client of our own asking for ``kernel_info`` finished such a page at once;
-- in the server: the reply sat in the executor's own shell socket (POLLIN set) while
-  its ``poll`` future waited: a wake-up pyzmq's asyncio socket missed. A new ``poll``
-  reads the socket's events first and returns at once.
+the server both idle. The tasks and sockets of those hangs
+(``tests/browser/stackdump/sitecustomize.py``) showed nbclient's iopub task finished (the
+kernel had run the cell and gone idle) and its shell poll pending while the shell socket
+held a message (POLLIN): the reply had arrived and pyzmq's asyncio poll was never woken
+for it. A client of our own asking such a kernel for ``kernel_info`` sometimes finished
+the page (ipykernel 7.4 also had a message waiting for its main thread in
+``inproc://subshellmain``); ipykernel 6.31 hung the same way.
 
 So :meth:`WakingShellChannel.get_msg` waits in slices of :data:`LOOK_AGAIN_S` (each a new
 ``poll``), and after :data:`NUDGE_AFTER_S` without a message sends the kernel a
