@@ -547,3 +547,25 @@ def test_blend_mixes_the_evaluation_read_blend_at_actions_into_the_rollout() -> 
     assert IsmctsAgent(0, game="castle").blend == 0.0  # off by default
     with pytest.raises(ValueError, match="blend=1.5"):
         make_agent("ismcts", 0, "castle", blend=1.5)
+
+
+def test_evaluation_picks_one_of_the_games_named_cut_off_evaluations() -> None:
+    """``evaluation=NAME``: a cut-off rollout is scored by the game's
+    ``IsmctsHooks.evaluations[NAME]`` instead of its ``evaluate`` (the same rollout, same
+    seed); a name the game does not offer is refused, naming the ones it does."""
+    from throne_lib.games.castle.ismcts import evaluate, evaluate_fitted
+
+    m = midgame("castle", 7, actions=20)
+    plain = IsmctsAgent(0, game="castle", rollout_actions=5)
+    fitted = IsmctsAgent(0, game="castle", rollout_actions=5, evaluation="fitted")
+    a, b = m.copy(), m.copy()
+    values, n = plain._rollout(a)
+    other, k = fitted._rollout(b)
+    assert k == n and a.hash() == b.hash() and not a.is_over
+    assert values == pytest.approx([max(-1.0, min(1.0, v)) for v in evaluate(a)])
+    assert other == pytest.approx(evaluate_fitted(b)) and other != values
+    assert make_agent("ismcts:evaluation=fitted", 0, "castle").evaluation == "fitted"
+    with pytest.raises(ValueError, match=r"evaluation='nope' is not one of castle's \(fitted\)"):
+        make_agent("ismcts:evaluation=nope", 0, "castle")
+    with pytest.raises(ValueError, match=r"evaluation='fitted' is not one of pin's \(none\)"):
+        make_agent("ismcts:evaluation=fitted", 0, "pin")

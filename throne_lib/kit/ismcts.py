@@ -77,13 +77,16 @@ class IsmctsHooks:
     ``determinize(match, seat, rng, belief)``: a determinization of ``seat``'s information
     set weighted by what the public record says of the hidden part (``belief`` > 0: how
     strongly; used instead of ``match.resample`` when the agent's ``belief`` is > 0). It
-    may read only what ``seat`` sees, like ``resample``."""
+    may read only what ``seat`` sees, like ``resample``. ``evaluations``: other cut-off
+    evaluations by name, which the agent's ``evaluation`` parameter picks instead of
+    ``evaluate``."""
 
     rollout: Callable[[int], Any] | None = None
     evaluate: Callable[[Any], Values] | None = None
     prior: Callable[[Any, Sequence[Any]], Sequence[float]] | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     determinize: Callable[[Any, int, random.Random, float], Any] | None = None
+    evaluations: Mapping[str, Callable[[Any], Values]] = field(default_factory=dict)
 
 
 WIDENED: Mapping[str, Any] = {"policy_prior": 1.0, "widen": 0.5}
@@ -160,7 +163,9 @@ class IsmctsAgent:
     evaluation read ``blend_at`` actions into each rollout in the value backed up, beside
     the rollout's end; where nearly every rollout ends the same way (a seat that loses
     almost always) the end alone tells its moves apart by noise, the evaluation by how
-    they leave the position. 0, the default: the end alone.
+    they leave the position. 0, the default: the end alone. ``evaluation`` names one of
+    the game's ``IsmctsHooks.evaluations`` to read at the cut-off instead of its
+    ``evaluate``; "", the default: ``evaluate``.
     ``stats`` holds the last search's iterations, time and the visits it started from
     (``reused``)."""
 
@@ -182,6 +187,7 @@ class IsmctsAgent:
         "keep": 0.0,
         "blend": 0.0,
         "blend_at": 40,
+        "evaluation": "",
     }
 
     def __init__(
@@ -220,6 +226,13 @@ class IsmctsAgent:
         self.keep = float(p["keep"])
         self.blend = float(p["blend"])
         self.blend_at = int(p["blend_at"])
+        self.evaluation = str(p["evaluation"])
+        if self.evaluation and self.evaluation not in h.evaluations:
+            known = ", ".join(sorted(h.evaluations)) or "none"
+            raise ValueError(
+                f"ismcts: evaluation={self.evaluation!r} is not one of {g.name}'s ({known})"
+            )
+        self.evaluate = h.evaluations[self.evaluation] if self.evaluation else h.evaluate
         if not 0.0 <= self.blend <= 1.0:
             raise ValueError(f"ismcts: blend={p['blend']!r}; expected 0 to 1")
         if self.keep < 0:
@@ -438,7 +451,7 @@ class IsmctsAgent:
         ``blend`` > 0 the values mix in, by that weight, the cut-off evaluation read after
         ``blend_at`` rollout actions (the returns if the match ended sooner)."""
         eps, rng = self.rollout_epsilon, self.rng
-        blend = self.blend if self.hooks.evaluate is not None else 0.0
+        blend = self.blend if self.evaluate is not None else 0.0
         early: list[float] | None = None
         steps = 0
         for steps in range(self.rollout_actions):  # noqa: B007 - the count is returned
@@ -463,9 +476,9 @@ class IsmctsAgent:
 
     def _value(self, sim: Any) -> list[float]:
         """The returns if the match is over, else the cut-off evaluation (clipped)."""
-        if sim.is_over or self.hooks.evaluate is None:
+        if sim.is_over or self.evaluate is None:
             return [float(v) for v in sim.returns()]
-        return [max(-1.0, min(1.0, float(v))) for v in self.hooks.evaluate(sim)]
+        return [max(-1.0, min(1.0, float(v))) for v in self.evaluate(sim)]
 
 
 def _wins_at_once(world: Any, action: Any, seat: int) -> bool:

@@ -38,17 +38,105 @@ def evaluate(match: Any) -> list[float]:
     castle = [p for p in players if p.role in CASTLE or p.camp == "castle"]
     enemy = [p for p in players if p.role == "enemy" or p.camp == "enemy"]
     edge = 2.0 * _frac(lord) + _frac(castle) - 1.5 * _frac(enemy)
-    v = math.tanh(edge - 1.5)  # 0 at the start, when every seat is whole
+    return _seat_values(players, math.tanh(edge - 1.5))  # 0 when every seat is whole
+
+
+def _seat_values(players: list[Any], v: float) -> list[float]:
+    """Each seat's value when the castle camp's is ``v``: the castle's seats (and a 中立
+    that defected) ``v``, the 敌军 ``-v``; a 中立 wins alone (CH-WIN-2): its survival
+    against the others' fall."""
     out = []
     for p in players:
         if p.role in CASTLE or p.defected:
             out.append(v)
         elif p.role == "enemy":
             out.append(-v)
-        else:  # a 中立 wins alone (CH-WIN-2): its survival, the others' fall
+        else:
             others = [q for q in players if q is not p]
             out.append(math.tanh(2.0 * _frac([p]) - 2.0 * _frac(others)))
     return out
+
+
+# ``evaluation=fitted``: the castle camp's chance to win, a logistic model of these
+# features of the position (every identity dealt, as in a determinization), fitted to the
+# outcomes of all-scripted matches at 5-8 seats by benchmarks/castle_eval_fit.py
+# (results/ismcts/castle_eval_fit_20261208.json: train seeds 930000-930399, scored on
+# 940000-940199). "hp" is alive HP (soldiers one each) over max HP, "alive" a share of
+# the group, soldiers and cards in hand held by its living members a mean per member / 4,
+# equipment a mean per member.
+EVAL_WEIGHTS: dict[str, float] = {
+    "bias": -0.1232,
+    "lord_hp": 0.8954,
+    "castle_hp": 0.872,
+    "enemy_hp": -2.5785,
+    "castle_alive": -0.2101,
+    "enemy_alive": -1.8115,
+    "castle_soldiers": 1.3563,
+    "enemy_soldiers": -1.3643,
+    "castle_hand": 1.2615,
+    "enemy_hand": -1.4037,
+    "castle_equipment": 0.2973,
+    "enemy_equipment": 0.3975,
+    "lord_hp_le_2": -0.1699,
+    "lord_hp_le_4": 0.0656,
+    "round": -0.3609,
+    "castle_share": -0.3094,
+    "seats_5": 0.4966,
+    "seats_6": -0.0091,
+    "seats_7": -0.4477,
+}
+EVAL_FEATURES = tuple(EVAL_WEIGHTS)
+
+
+def eval_features(match: Any) -> list[float]:
+    """The values of ``EVAL_FEATURES`` in ``match`` (its identities all dealt)."""
+    s = match.state
+    players = s.players
+    lord = [p for p in players if p.role == "lord"]
+    castle = [p for p in players if p.role in CASTLE or p.camp == "castle"]
+    enemy = [p for p in players if p.role == "enemy" or p.camp == "enemy"]
+    n = len(players)
+
+    def share(group: list[Any]) -> float:
+        return float(sum(p.alive for p in group)) / max(len(group), 1)
+
+    def mean(group: list[Any], what: str) -> float:
+        return float(sum(len(getattr(p, what)) for p in group if p.alive)) / max(len(group), 1)
+
+    hp = max(lord[0].hp, 0) if lord else 0
+    return [
+        1.0,
+        _frac(lord),
+        _frac(castle),
+        _frac(enemy),
+        share(castle),
+        share(enemy),
+        mean(castle, "soldiers") / 4,
+        mean(enemy, "soldiers") / 4,
+        mean(castle, "hand") / 4,
+        mean(enemy, "hand") / 4,
+        mean(castle, "equip"),
+        mean(enemy, "equip"),
+        float(hp <= 2),
+        float(hp <= 4),
+        min(s.round, 20) / 10,
+        len(castle) / n,
+        float(n == 5),
+        float(n == 6),
+        float(n == 7),
+    ]
+
+
+_EVAL_W = tuple(EVAL_WEIGHTS.values())
+
+
+def evaluate_fitted(match: Any) -> list[float]:
+    """``evaluate`` with the castle camp's value read from the fitted model: 2 x its chance
+    to win - 1 (the 敌军 the opposite); a 中立 scores as in ``evaluate``."""
+    z = sum(w * f for w, f in zip(_EVAL_W, eval_features(match), strict=True))
+    return _seat_values(
+        match.state.players, 2.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))) - 1.0
+    )
 
 
 # how a hidden identity leans on CH-AI-2's suspicion score (enemy +, castle -)
@@ -122,4 +210,10 @@ def determinize(match: Any, seat: int, rng: random.Random, belief: float) -> Any
 # actions with uniform deals was level with it (docs/agents.md, 2026-12-04).
 PARAMS = {"rollout_actions": 400, **WIDENED, "belief": 0.5}
 
-HOOKS = IsmctsHooks(rollout=rollout, evaluate=evaluate, params=PARAMS, determinize=determinize)
+HOOKS = IsmctsHooks(
+    rollout=rollout,
+    evaluate=evaluate,
+    params=PARAMS,
+    determinize=determinize,
+    evaluations={"fitted": evaluate_fitted},
+)
