@@ -15,7 +15,8 @@ Every iteration
 3. **expands** one untried legal action (highest prior first, else at random);
 4. **rolls out** with the game's policy (its scripted agent by default) for at most
    ``rollout_actions`` actions, then scores the position: ``returns()`` if the match is
-   over, else the game's cut-off ``evaluate`` (one value per seat in [-1, 1]);
+   over, else the game's cut-off ``evaluate`` (one value per seat in [-1, 1]; or the one
+   of its ``evaluations`` that the ``evaluation`` parameter names);
 5. **backs up** that vector along the path, times ``discount`` per action played in
    the iteration (a win sooner is worth more; a loss later hurts less).
 
