@@ -31,12 +31,18 @@ def _frac(players: list[Any]) -> float:
     return hp / top if top else 0.0
 
 
-def evaluate(match: Any) -> list[float]:
-    s = match.state
-    players = s.players
+def _camps(players: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
+    """The 城主, the castle camp (its seats and any 中立 declared for it) and the 敌军's
+    (its seats and any 中立 whose camp is 敌军), every identity dealt."""
     lord = [p for p in players if p.role == "lord"]
     castle = [p for p in players if p.role in CASTLE or p.camp == "castle"]
     enemy = [p for p in players if p.role == "enemy" or p.camp == "enemy"]
+    return lord, castle, enemy
+
+
+def evaluate(match: Any) -> list[float]:
+    players = match.state.players
+    lord, castle, enemy = _camps(players)
     edge = 2.0 * _frac(lord) + _frac(castle) - 1.5 * _frac(enemy)
     return _seat_values(players, math.tanh(edge - 1.5))  # 0 when every seat is whole
 
@@ -92,9 +98,7 @@ def eval_features(match: Any) -> list[float]:
     """The values of ``EVAL_FEATURES`` in ``match`` (its identities all dealt)."""
     s = match.state
     players = s.players
-    lord = [p for p in players if p.role == "lord"]
-    castle = [p for p in players if p.role in CASTLE or p.camp == "castle"]
-    enemy = [p for p in players if p.role == "enemy" or p.camp == "enemy"]
+    lord, castle, enemy = _camps(players)
     n = len(players)
 
     def share(group: list[Any]) -> float:
