@@ -131,13 +131,10 @@ def eval_features(match: Any) -> list[float]:
     ]
 
 
-_EVAL_W = tuple(EVAL_WEIGHTS.values())
-
-
 def evaluate_fitted(match: Any) -> list[float]:
     """``evaluate`` with the castle camp's value read from the fitted model: 2 x its chance
     to win - 1 (the 敌军 the opposite); a 中立 scores as in ``evaluate``."""
-    z = sum(w * f for w, f in zip(_EVAL_W, eval_features(match), strict=True))
+    z = sum(w * f for w, f in zip(EVAL_WEIGHTS.values(), eval_features(match), strict=True))
     return _seat_values(
         match.state.players, 2.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))) - 1.0
     )
